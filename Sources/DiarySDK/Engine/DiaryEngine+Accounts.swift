@@ -1,0 +1,357 @@
+import Foundation
+
+extension DiaryEngine: AccountRepository {
+    /// Creates an account without signing it in: what a server calls before issuing its own tokens.
+    /// - Parameter request: Email, password and nickname.
+    /// - Returns: The new user, as its owner sees it.
+    /// - Throws: `.invalidInput` for a malformed field; `.conflict` when the email or nickname is taken.
+    public func createAccount(_ request: SignUpRequest) async throws -> User {
+        let email = try Validation.email(request.email)
+        let nickname = try Validation.nickname(request.nickname)
+        try Validation.password(request.password)
+        let salt = Self.randomBytes(16)
+        let iterations = configuration.passwordHashIterations
+        let hash = SHA256.pbkdf2(password: Array(request.password.utf8), salt: salt, iterations: iterations)
+        let user = User(
+            id: newID(), nickname: nickname, email: email, createdAt: now,
+            settings: UserSettings(timeZoneIdentifier: environment.defaultTimeZone.identifier))
+        let credential = CredentialRecord(
+            userID: user.id, email: email, salt: SHA256.hex(salt), iterations: iterations, hash: SHA256.hex(hash),
+            externalIdentities: [])
+        return try await store.write("accounts.signUp") { transaction in
+            try Self.checkAvailable(email: email, nickname: nickname, except: nil, in: transaction.database)
+            transaction.put(.user(user))
+            transaction.put(.credential(credential))
+            return user
+        }
+    }
+
+    /// Checks credentials without signing in: what a server calls before issuing its own tokens.
+    /// - Parameter credentials: Email and password, or an external identity token.
+    /// - Returns: The user, as its owner sees it. An identity token for an unknown subject creates the account.
+    /// - Throws: `.unauthenticated` for wrong credentials.
+    public func authenticate(_ credentials: Credentials) async throws -> User {
+        switch credentials {
+        case .password(let email, let password):
+            let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            let wrong = DiaryError(.unauthenticated, "the email or password is incorrect")
+            let found = try await store.read("accounts.signIn") { db -> (User, CredentialRecord)? in
+                guard let id = db.userIDsByEmail[normalized], let user = db.users[id], let credential = db.credentials[id]
+                else { return nil }
+                return (user, credential)
+            }
+            guard let (user, credential) = found, let salt = Self.bytes(fromHex: credential.salt) else { throw wrong }
+            let hash = SHA256.pbkdf2(password: Array(password.utf8), salt: salt, iterations: credential.iterations)
+            guard Self.constantTimeEqual(SHA256.hex(hash), credential.hash) else { throw wrong }
+            return user
+        case .identityToken(let provider, let token):
+            guard let verifier = configuration.identityTokenVerifier else {
+                throw DiaryError(.unauthenticated, "sign-in with \(provider) is not configured for this backend")
+            }
+            let identity = try await verifier.verify(token: token, provider: provider)
+            let key = "\(provider):\(identity.subject)"
+            let now = self.now
+            let newUserID: User.ID = newID()
+            let defaultZone = environment.defaultTimeZone.identifier
+            return try await store.write("accounts.signIn") { transaction in
+                let db = transaction.database
+                if let id = db.userIDsByExternalIdentity[key], let user = db.users[id] { return user }
+                if let email = identity.email.flatMap({ try? Validation.email($0) }), let id = db.userIDsByEmail[email],
+                    var credential = db.credentials[id], let user = db.users[id]
+                {
+                    credential.externalIdentities.append(key)
+                    transaction.put(.credential(credential))
+                    return user
+                }
+                var nickname = "user_" + String(newUserID.description.prefix(8))
+                while db.userIDsByNickname[nickname.lowercased()] != nil { nickname += "_" }
+                let user = User(
+                    id: newUserID, nickname: nickname, email: identity.email?.lowercased(), createdAt: now,
+                    settings: UserSettings(timeZoneIdentifier: defaultZone))
+                transaction.put(.user(user))
+                transaction.put(
+                    .credential(
+                        CredentialRecord(
+                            userID: user.id, email: user.email ?? "\(key)@external.invalid", salt: "", iterations: 0,
+                            hash: "", externalIdentities: [key])))
+                return user
+            }
+        }
+    }
+
+    public func signUp(_ request: SignUpRequest) async throws -> User {
+        let user = try await createAccount(request)
+        try await startSession(for: user.id)
+        return user
+    }
+
+    public func signIn(_ credentials: Credentials) async throws -> User {
+        let user = try await authenticate(credentials)
+        try await startSession(for: user.id)
+        return user
+    }
+
+    public func signOut() async throws {
+        guard case .session(let context) = principal, let session = context.session else { return }
+        let tokenHash = SHA256.hex(SHA256.hash(Array(session.accessToken.utf8)))
+        try await store.write("accounts.signOut") { transaction in
+            transaction.remove(.session(tokenHash))
+        }
+        try await context.set(nil)
+    }
+
+    public func withdraw() async throws {
+        let userID = try requireUserID()
+        try await write("accounts.withdraw") { transaction, actor in
+            self.deleteAccount(actor, in: &transaction)
+        }
+        if case .session(let context) = principal, context.userID == userID { try await context.set(nil) }
+    }
+
+    public func restoreSession() async throws -> User? {
+        guard case .session(let context) = principal else {
+            return try await currentUser()
+        }
+        guard let stored = try await context.store.load() else { return nil }
+        let tokenHash = SHA256.hex(SHA256.hash(Array(stored.accessToken.utf8)))
+        let user = try await store.read("accounts.restoreSession") { db -> User? in
+            guard let session = db.sessions[tokenHash], session.userID == stored.userID else { return nil }
+            return db.users[session.userID]
+        }
+        try await context.set(user == nil ? nil : stored)
+        return user
+    }
+
+    public func currentUser() async throws -> User? {
+        guard let id = try? requireUserID() else { return nil }
+        return try await store.read("accounts.currentUser") { db in db.users[id] }
+    }
+
+    public func isNicknameAvailable(_ nickname: String) async throws -> Bool {
+        let nickname = try Validation.nickname(nickname)
+        return try await store.read("accounts.isNicknameAvailable") { db in db.userIDsByNickname[nickname.lowercased()] == nil }
+    }
+
+    public func isEmailAvailable(_ email: String) async throws -> Bool {
+        let email = try Validation.email(email)
+        return try await store.read("accounts.isEmailAvailable") { db in db.userIDsByEmail[email] == nil }
+    }
+
+    public func registerDeviceToken(_ token: DeviceToken) async throws {
+        let trimmed = try Validation.text(token.token, field: "token", maximum: 4096)
+        let registeredAt = now
+        try await write("accounts.registerDeviceToken") { transaction, actor in
+            for (userID, devices) in transaction.database.devices where devices[trimmed] != nil && userID != actor {
+                transaction.remove(.device(userID, trimmed))
+            }
+            transaction.put(
+                .device(
+                    DeviceRecord(
+                        userID: actor, device: DeviceToken(token: trimmed, platform: token.platform),
+                        registeredAt: registeredAt)))
+        }
+    }
+
+    public func deviceTokens() async throws -> [DeviceToken] {
+        try await read("accounts.deviceTokens") { db, viewer in
+            (db.devices[viewer] ?? [:]).values.sorted { $0.registeredAt < $1.registeredAt }.map(\.device)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func startSession(for userID: User.ID) async throws {
+        guard case .session(let context) = principal else { return }
+        let token = SHA256.hex(Self.randomBytes(32))
+        let record = SessionRecord(
+            tokenHash: SHA256.hex(SHA256.hash(Array(token.utf8))), userID: userID, createdAt: now)
+        try await store.write("accounts.startSession") { transaction in
+            transaction.put(.session(record))
+        }
+        try await context.set(StoredSession(userID: userID, accessToken: token))
+    }
+
+    package static func checkAvailable(
+        email: String?, nickname: String?, except userID: User.ID?, in db: DiaryDatabase
+    ) throws {
+        if let email, let owner = db.userIDsByEmail[email], owner != userID {
+            throw DiaryError(.conflict, "the email address is already registered", field: "email")
+        }
+        if let nickname, let owner = db.userIDsByNickname[nickname.lowercased()], owner != userID {
+            throw DiaryError(.conflict, "the nickname '\(nickname)' is taken", field: "nickname")
+        }
+    }
+
+    package static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    private static func bytes(fromHex hex: String) -> [UInt8]? {
+        let characters = Array(hex.utf8)
+        guard characters.count % 2 == 0 else { return nil }
+        var result: [UInt8] = []
+        for index in stride(from: 0, to: characters.count, by: 2) {
+            guard let byte = UInt8(String(decoding: characters[index..<index + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            result.append(byte)
+        }
+        return result
+    }
+
+    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}
+
+extension DiaryEngine: UserRepository {
+    public func user(_ id: User.ID) async throws -> User {
+        try await read("users.user") { db, viewer in
+            guard AccessPolicy.canSee(user: id, viewer: viewer, in: db), let user = db.users[id] else {
+                throw DiaryError.notFound("user \(id)")
+            }
+            return AccessPolicy.view(of: user, viewer: viewer)
+        }
+    }
+
+    public func updateProfile(_ edit: ProfileEdit) async throws -> User {
+        let nickname = try edit.nickname.map(Validation.nickname)
+        let bio = try edit.bio.map { try Validation.text($0, field: "bio", maximum: Validation.maximumBioLength, allowEmpty: true) }
+        return try await write("users.updateProfile") { transaction, actor in
+            guard var user = transaction.database.users[actor] else { throw DiaryError.notSignedIn }
+            try Self.checkAvailable(email: nil, nickname: nickname, except: actor, in: transaction.database)
+            var replacedAvatar: Attachment.ID?
+            if let avatar = edit.avatar {
+                if let avatar { try Self.checkImages([avatar], owner: actor, in: transaction.database) }
+                if user.avatar?.id != avatar?.id { replacedAvatar = user.avatar?.id }
+                user.avatar = avatar
+            }
+            if let nickname { user.nickname = nickname }
+            if let bio { user.bio = bio }
+            transaction.put(.user(user))
+            if let replacedAvatar { Self.removeUnreferencedAttachments([replacedAvatar], in: &transaction) }
+            return user
+        }
+    }
+
+    public func updateSettings(_ settings: UserSettings) async throws -> User {
+        if let identifier = settings.timeZoneIdentifier, TimeZone(identifier: identifier) == nil {
+            throw DiaryError.invalid("timeZoneIdentifier", .invalidFormat, "'\(identifier)' is not a time zone")
+        }
+        guard (0..<24).contains(settings.dailyReminder.hour), (0..<60).contains(settings.dailyReminder.minute) else {
+            throw DiaryError.invalid("dailyReminder", .invalidFormat, "the reminder time must be 00:00–23:59")
+        }
+        return try await write("users.updateSettings") { transaction, actor in
+            guard var user = transaction.database.users[actor] else { throw DiaryError.notSignedIn }
+            user.settings = settings
+            transaction.put(.user(user))
+            return user
+        }
+    }
+
+    public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
+        let needle = try Validation.text(text, field: "text", maximum: Validation.maximumNicknameLength).lowercased()
+        return try await read("users.searchUsers") { db, viewer in
+            let matches = db.users.values.filter {
+                $0.nickname.lowercased().contains(needle) && AccessPolicy.canSee(user: $0.id, viewer: viewer, in: db)
+            }
+            return try Paginator.page(
+                ordered: matches.map { AccessPolicy.view(of: $0, viewer: viewer) },
+                key: { SortKey($0.createdAt, $0.id.rawValue) }, descending: true, request: page)
+        }
+    }
+}
+
+extension DiaryEngine: AttachmentRepository {
+    public func upload(_ upload: AttachmentUpload) async throws -> ImageReference {
+        let contentType = upload.contentType.lowercased().trimmingCharacters(in: .whitespaces)
+        guard !upload.data.isEmpty else {
+            throw DiaryError.invalid("data", .blank, "the upload is empty")
+        }
+        guard upload.data.count <= Validation.maximumAttachmentBytes else {
+            throw DiaryError.invalid(
+                "data", .tooLong,
+                "the upload is \(upload.data.count) bytes; the limit is \(Validation.maximumAttachmentBytes)")
+        }
+        guard let expected = ImageSignature.kind(of: upload.data) else {
+            throw DiaryError.invalid("data", .invalidFormat, "the upload is not a JPEG, PNG, GIF, WebP or HEIC image")
+        }
+        guard expected.contentTypes.contains(contentType) else {
+            throw DiaryError.invalid(
+                "contentType", .invalidFormat, "the upload is \(expected.contentTypes[0]), not '\(contentType)'")
+        }
+        let actor = try requireUserID()
+        let attachment = Attachment(
+            id: newID(), ownerID: actor, contentType: contentType, byteCount: upload.data.count, createdAt: now)
+        try await store.saveBlob(upload.data, for: attachment.id)
+        try await write("attachments.upload") { transaction, _ in
+            transaction.put(.attachment(attachment))
+        }
+        return attachment.reference
+    }
+
+    public func data(for id: Attachment.ID) async throws -> Data {
+        try await read("attachments.data") { db, viewer in
+            guard let attachment = db.attachments[id], Self.canSee(attachment, viewer: viewer, in: db) else {
+                throw DiaryError.notFound("attachment \(id)")
+            }
+            return ()
+        }
+        return try await store.blob(for: id)
+    }
+
+    private static func canSee(_ attachment: Attachment, viewer: User.ID, in db: DiaryDatabase) -> Bool {
+        let owner = attachment.ownerID
+        if owner == viewer { return true }
+        guard !AccessPolicy.blockedEitherWay(owner, viewer, in: db) else { return false }
+        if db.users[owner]?.avatar?.id == attachment.id { return true }
+        let inPost = (db.postsByAuthor[owner] ?? []).contains { postID in
+            guard let post = db.posts[postID] else { return false }
+            return post.images.contains { $0.id == attachment.id }
+        }
+        if inPost { return true }
+        return (db.diariesByAuthor[owner] ?? []).contains { diaryID in
+            guard let diary = db.diaries[diaryID], diary.images.contains(where: { $0.id == attachment.id }) else {
+                return false
+            }
+            return AccessPolicy.canSee(diary, viewer: viewer, in: db)
+        }
+    }
+}
+
+/// Recognises image formats by their first bytes, so an upload is what it claims to be.
+package enum ImageSignature {
+    case jpeg, png, gif, webp, heic
+
+    package var contentTypes: [String] {
+        switch self {
+        case .jpeg: ["image/jpeg", "image/jpg"]
+        case .png: ["image/png"]
+        case .gif: ["image/gif"]
+        case .webp: ["image/webp"]
+        case .heic: ["image/heic", "image/heif"]
+        }
+    }
+
+    package static func kind(of data: Data) -> ImageSignature? {
+        let bytes = [UInt8](data.prefix(12))
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return .gif }
+        if bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) {
+            return .webp
+        }
+        if bytes.count >= 12, bytes[4..<8].elementsEqual("ftyp".utf8),
+            ["heic", "heix", "mif1", "msf1", "hevc"].contains(String(decoding: bytes[8..<12], as: UTF8.self))
+        {
+            return .heic
+        }
+        return nil
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+extension DiaryEngine: BlogRepository {
+    public func register(_ draft: BlogDraft) async throws -> Blog {
+        let title = try Validation.text(draft.title, field: "title", maximum: Validation.maximumTitleLength)
+        try Validation.webURL(draft.siteURL, field: "siteURL")
+        try Validation.webURL(draft.feedURL, field: "feedURL")
+        let now = self.now
+        let id: Blog.ID = newID()
+        return try await write("blogs.register") { transaction, actor in
+            let mine = (transaction.database.blogsByOwner[actor] ?? []).compactMap { transaction.database.blogs[$0] }
+            guard !mine.contains(where: { $0.feedURL == draft.feedURL }) else {
+                throw DiaryError(.conflict, "the feed \(draft.feedURL.absoluteString) is already registered", field: "feedURL")
+            }
+            let primary = draft.isPrimary || mine.isEmpty
+            if primary { Self.clearPrimary(mine, in: &transaction) }
+            let blog = Blog(
+                id: id, ownerID: actor, title: title, siteURL: draft.siteURL, feedURL: draft.feedURL, isPrimary: primary,
+                createdAt: now)
+            transaction.put(.blog(blog))
+            return blog
+        }
+    }
+
+    public func updateBlog(_ id: Blog.ID, _ edit: BlogEdit) async throws -> Blog {
+        let title = try edit.title.map { try Validation.text($0, field: "title", maximum: Validation.maximumTitleLength) }
+        if let url = edit.siteURL { try Validation.webURL(url, field: "siteURL") }
+        if let url = edit.feedURL { try Validation.webURL(url, field: "feedURL") }
+        return try await write("blogs.updateBlog") { transaction, actor in
+            var blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
+            if let title { blog.title = title }
+            if let url = edit.siteURL { blog.siteURL = url }
+            if let url = edit.feedURL, url != blog.feedURL {
+                blog.feedURL = url
+                blog.sync = BlogSyncState()
+            }
+            transaction.put(.blog(blog))
+            return blog
+        }
+    }
+
+    public func deleteBlog(_ id: Blog.ID) async throws {
+        try await write("blogs.deleteBlog") { transaction, actor in
+            let blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
+            transaction.remove(.blog(id))
+            if blog.isPrimary,
+                let next = (transaction.database.blogsByOwner[actor] ?? []).compactMap({ transaction.database.blogs[$0] })
+                    .min(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) })
+            {
+                var promoted = next
+                promoted.isPrimary = true
+                transaction.put(.blog(promoted))
+            }
+        }
+    }
+
+    public func setPrimary(_ id: Blog.ID) async throws -> Blog {
+        try await write("blogs.setPrimary") { transaction, actor in
+            var blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
+            let mine = (transaction.database.blogsByOwner[actor] ?? []).compactMap { transaction.database.blogs[$0] }
+            Self.clearPrimary(mine, in: &transaction)
+            blog.isPrimary = true
+            transaction.put(.blog(blog))
+            return blog
+        }
+    }
+
+    public func blogs(of userID: User.ID?) async throws -> [Blog] {
+        try await read("blogs.blogs") { db, viewer in
+            let owner = userID ?? viewer
+            guard AccessPolicy.canSee(user: owner, viewer: viewer, in: db) else { throw DiaryError.notFound("user \(owner)") }
+            return (db.blogsByOwner[owner] ?? []).compactMap { db.blogs[$0] }.map { owner == viewer ? $0 : Self.publicView($0) }
+                .sorted { ($0.isPrimary ? 0 : 1, $0.createdAt, $0.id) < ($1.isPrimary ? 0 : 1, $1.createdAt, $1.id) }
+        }
+    }
+
+    public func blog(_ id: Blog.ID) async throws -> Blog {
+        try await read("blogs.blog") { db, viewer in
+            guard let blog = db.blogs[id], AccessPolicy.canSee(user: blog.ownerID, viewer: viewer, in: db) else {
+                throw DiaryError.notFound("blog \(id)")
+            }
+            return blog.ownerID == viewer ? blog : Self.publicView(blog)
+        }
+    }
+
+    public func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog {
+        try await write("blogs.recordSync") { transaction, actor in
+            var blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
+            blog.sync = state
+            transaction.put(.blog(blog))
+            return blog
+        }
+    }
+
+    public func importItem(_ item: ImportedItem, into id: Blog.ID) async throws -> ImportOutcome {
+        let title = String(
+            (item.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                ? (item.url?.absoluteString ?? "Untitled") : item.title.trimmingCharacters(in: .whitespacesAndNewlines))
+                .prefix(Validation.maximumTitleLength))
+        let body = String(item.body.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Validation.maximumBodyLength))
+        let tags = Array(
+            item.tags.map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Validation.maximumTagLength)) }
+                .filter { !$0.isEmpty }.prefix(Validation.maximumTags))
+        let publishedAt = WireDate.normalized(item.publishedAt)
+        let now = self.now
+        let newPostID: Post.ID = newID()
+        return try await write("blogs.importItem") { transaction, actor in
+            _ = try Self.ownBlog(id, actor: actor, in: transaction.database)
+            let db = transaction.database
+            let existingID =
+                item.guid.flatMap { db.postsByImportKey["\(id)|guid|\($0)"] }
+                ?? item.url.flatMap { db.postsByImportKey["\(id)|link|\($0.absoluteString)"] }
+            let source = PostSource.blog(BlogImport(blogID: id, guid: item.guid, url: item.url))
+            let day = LocalDate(publishedAt, in: self.timeZone(of: actor, in: db))
+            if let existingID, var post = db.posts[existingID] {
+                guard post.title != title || post.body != body || post.tags != tags || post.source != source else {
+                    return .unchanged
+                }
+                post.title = title
+                post.body = body
+                post.tags = tags
+                post.source = source
+                post.updatedAt = now
+                transaction.put(.post(post))
+                return .updated
+            }
+            transaction.put(
+                .post(
+                    PostRecord(
+                        id: newPostID, authorID: actor, isAnonymous: false, title: title, body: body, tags: tags,
+                        images: [], source: source, day: day, createdAt: publishedAt, updatedAt: now)))
+            return .created
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func ownBlog(_ id: Blog.ID, actor: User.ID, in db: DiaryDatabase) throws -> Blog {
+        guard let blog = db.blogs[id], AccessPolicy.canSee(user: blog.ownerID, viewer: actor, in: db) else {
+            throw DiaryError.notFound("blog \(id)")
+        }
+        guard blog.ownerID == actor else { throw DiaryError.forbidden("only the owner may change blog \(id)") }
+        return blog
+    }
+
+    private static func clearPrimary(_ blogs: [Blog], in transaction: inout DiaryTransaction) {
+        for var blog in blogs where blog.isPrimary {
+            blog.isPrimary = false
+            transaction.put(.blog(blog))
+        }
+    }
+
+    /// Another user's blog: the sync validators are the owner's business.
+    private static func publicView(_ blog: Blog) -> Blog {
+        var copy = blog
+        copy.sync = BlogSyncState(lastSyncedAt: blog.sync.lastSyncedAt)
+        return copy
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+extension DiaryEngine: ChangeFeed {
+    public func changes() -> AsyncStream<DiaryChange> {
+        let committed = store.committedChanges()
+        let (stream, continuation) = AsyncStream<DiaryChange>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        let task = Task { [self] in
+            for await mutations in committed {
+                guard let viewer = try? requireUserID() else { continue }
+                let changes = (try? await store.read("changes.filter") { db in
+                    mutations.compactMap { Self.change(for: $0, viewer: viewer, in: db) }
+                }) ?? []
+                for change in changes { continuation.yield(change) }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// The change a mutation means for `viewer`, or `nil` when it is none of their business.
+    static func change(for mutation: StoreMutation, viewer: User.ID, in db: DiaryDatabase) -> DiaryChange? {
+        guard let record = mutation.after ?? mutation.before else { return nil }
+        let kind: DiaryChange.Kind = mutation.before == nil ? .inserted : (mutation.after == nil ? .deleted : .updated)
+        switch record {
+        case .user(let user):
+            guard user.id == viewer || AccessPolicy.canSee(user: user.id, viewer: viewer, in: db) else { return nil }
+            return DiaryChange(entity: .user, id: user.id.rawValue, kind: kind)
+        case .diary(let diary):
+            let visible = diary.authorID == viewer || (mutation.after.map { _ in AccessPolicy.canSee(diary, viewer: viewer, in: db) } ?? false)
+                || (mutation.before.flatMap { if case .diary(let old) = $0 { old } else { nil } }.map {
+                    AccessPolicy.canSee($0, viewer: viewer, in: db)
+                } ?? false)
+            return visible ? DiaryChange(entity: .diary, id: diary.id.rawValue, kind: kind) : nil
+        case .book(let book):
+            guard AccessPolicy.isMember(viewer, of: book.id, in: db) || kind == .deleted else { return nil }
+            if kind == .deleted && book.ownerID != viewer && !AccessPolicy.isMember(viewer, of: book.id, in: db) {
+                return nil
+            }
+            return DiaryChange(entity: .book, id: book.id.rawValue, kind: kind)
+        case .membership(let membership):
+            guard membership.userID == viewer || AccessPolicy.isMember(viewer, of: membership.bookID, in: db) else {
+                return nil
+            }
+            return DiaryChange(entity: .book, id: membership.bookID.rawValue, kind: .updated)
+        case .post(let post):
+            guard post.authorID == viewer || AccessPolicy.canSee(post, viewer: viewer, in: db) else { return nil }
+            return DiaryChange(entity: .post, id: post.id.rawValue, kind: kind)
+        case .like(let like):
+            guard let post = db.posts[like.postID], AccessPolicy.canSee(post, viewer: viewer, in: db) else { return nil }
+            return DiaryChange(entity: .post, id: like.postID.rawValue, kind: .updated)
+        case .comment(let comment):
+            guard comment.authorID == viewer || AccessPolicy.canSee(comment, viewer: viewer, in: db) else { return nil }
+            return DiaryChange(entity: .comment, id: comment.id.rawValue, kind: kind)
+        case .follow(let edge), .block(let edge):
+            if edge.from == viewer { return DiaryChange(entity: .relationship, id: edge.to.rawValue, kind: kind) }
+            if edge.to == viewer, case .follow = record {
+                return DiaryChange(entity: .relationship, id: edge.from.rawValue, kind: kind)
+            }
+            return nil
+        case .notification(let notification):
+            guard notification.recipientID == viewer else { return nil }
+            return DiaryChange(entity: .notification, id: notification.id.rawValue, kind: kind)
+        case .blog(let blog):
+            guard blog.ownerID == viewer else { return nil }
+            return DiaryChange(entity: .blog, id: blog.id.rawValue, kind: kind)
+        case .credential, .session, .device, .report, .attachment:
+            return nil
+        }
+    }
+}

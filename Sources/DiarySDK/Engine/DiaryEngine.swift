@@ -1,0 +1,165 @@
+import Foundation
+
+/// The one implementation of every repository protocol over a local store: all rules run here.
+///
+/// You do not create an engine yourself: a backend hands you one, bound to a session (`InMemoryBackend`,
+/// `FileStoreBackend`), or bound to one user for a server request (`FileStoreBackend.repositories(actingAs:)`).
+/// Because the in-memory store, the file store and the reference server all run this engine, a rule holds for
+/// every backend or for none.
+public final class DiaryEngine: Sendable {
+    /// How an engine behaves.
+    public struct Configuration: Sendable {
+        /// PBKDF2 iterations for new password hashes. Lower it only in tests.
+        public var passwordHashIterations: Int
+        /// Verifies external identity tokens; without one, identity-token sign-in is refused.
+        public var identityTokenVerifier: (any IdentityTokenVerifier)?
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - passwordHashIterations: PBKDF2 iterations; 100,000 by default.
+        ///   - identityTokenVerifier: The verifier for external sign-in.
+        public init(passwordHashIterations: Int = 100_000, identityTokenVerifier: (any IdentityTokenVerifier)? = nil) {
+            self.passwordHashIterations = passwordHashIterations
+            self.identityTokenVerifier = identityTokenVerifier
+        }
+    }
+
+    /// Who the engine acts as.
+    package enum Principal: Sendable {
+        /// The app's signed-in session, persisted in a session store.
+        case session(SessionContext)
+        /// A fixed user, as a server does for one authenticated request.
+        case fixed(User.ID)
+    }
+
+    package let store: any DiaryStore
+    package let environment: DiaryEnvironment
+    package let configuration: Configuration
+    package let principal: Principal
+
+    package init(
+        store: any DiaryStore, environment: DiaryEnvironment, configuration: Configuration, principal: Principal
+    ) {
+        self.store = store
+        self.environment = environment
+        self.configuration = configuration
+        self.principal = principal
+    }
+
+    /// The repositories this engine implements, as a bundle.
+    public var repositories: DiaryRepositories {
+        DiaryRepositories(
+            accounts: self, users: self, attachments: self, diaries: self, books: self, posts: self, comments: self,
+            social: self, notifications: self, blogs: self, changes: self)
+    }
+
+    // MARK: - Helpers shared by the repository extensions
+
+    /// The acting user's id, or `.unauthenticated`.
+    package func requireUserID() throws -> User.ID {
+        switch principal {
+        case .fixed(let id):
+            return id
+        case .session(let context):
+            guard let id = context.userID else { throw DiaryError.notSignedIn }
+            return id
+        }
+    }
+
+    package var now: Date { environment.clock.now() }
+
+    package func newID<Entity>(_: Entity.Type = Entity.self) -> EntityID<Entity> {
+        EntityID(environment.ids.next())
+    }
+
+    /// Reads as the signed-in user, checking that the account still exists.
+    package func read<Result: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (DiaryDatabase, User.ID) throws -> Result
+    ) async throws -> Result {
+        let viewer = try requireUserID()
+        return try await store.read(operation) { db in
+            guard db.users[viewer] != nil else { throw DiaryError(.unauthenticated, "the signed-in account no longer exists") }
+            return try body(db, viewer)
+        }
+    }
+
+    /// Writes as the signed-in user, checking that the account still exists.
+    package func write<Result: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (inout DiaryTransaction, User.ID) throws -> Result
+    ) async throws -> Result {
+        let actor = try requireUserID()
+        return try await store.write(operation) { transaction in
+            guard transaction.database.users[actor] != nil else {
+                throw DiaryError(.unauthenticated, "the signed-in account no longer exists")
+            }
+            return try body(&transaction, actor)
+        }
+    }
+
+    /// The time zone a user's days are counted in.
+    package func timeZone(of userID: User.ID, in db: DiaryDatabase) -> TimeZone {
+        db.users[userID]?.settings?.timeZoneIdentifier.flatMap(TimeZone.init(identifier:))
+            ?? environment.defaultTimeZone
+    }
+
+    /// Checks that every image was uploaded by `owner`.
+    package static func checkImages(_ images: [ImageReference], owner: User.ID, in db: DiaryDatabase) throws {
+        try Validation.images(images)
+        for image in images {
+            guard let attachment = db.attachments[image.id], attachment.ownerID == owner else {
+                throw DiaryError.invalid("images", .invalidReference, "image \(image.id) is not one of your uploads")
+            }
+        }
+    }
+
+    /// Removes attachments no longer referenced by anything their owner wrote.
+    package static func removeUnreferencedAttachments(
+        _ candidates: some Sequence<Attachment.ID>, in transaction: inout DiaryTransaction
+    ) {
+        for id in Set(candidates) {
+            guard let attachment = transaction.database.attachments[id] else { continue }
+            let db = transaction.database
+            let owner = attachment.ownerID
+            let used =
+                (db.diariesByAuthor[owner] ?? []).contains { db.diaries[$0]?.images.contains { $0.id == id } == true }
+                || (db.postsByAuthor[owner] ?? []).contains { db.posts[$0]?.images.contains { $0.id == id } == true }
+                || db.users[owner]?.avatar?.id == id
+            if !used { transaction.remove(.attachment(id)) }
+        }
+    }
+
+    /// Adds a notification when the recipient wants it and no block stands between them.
+    package func notify(
+        _ recipient: User.ID, _ kind: NotificationKind, actor: User.ID, anonymous: Bool = false,
+        bookID: DiaryBook.ID? = nil, diaryID: Diary.ID? = nil, postID: Post.ID? = nil, commentID: Comment.ID? = nil,
+        in transaction: inout DiaryTransaction
+    ) {
+        let db = transaction.database
+        guard recipient != actor, let user = db.users[recipient],
+            (user.settings ?? UserSettings()).notifications.contains(kind),
+            !AccessPolicy.blockedEitherWay(recipient, actor, in: db)
+        else { return }
+        let record = NotificationRecord(
+            id: newID(), recipientID: recipient, kind: kind, actorID: anonymous ? nil : actor, bookID: bookID,
+            diaryID: diaryID, postID: postID, commentID: commentID, createdAt: now, isRead: false)
+        transaction.put(.notification(record))
+    }
+}
+
+/// The signed-in session of an app's engine: the user and the token, kept in a ``SessionStore``.
+package final class SessionContext: Sendable {
+    private let state = Locked<StoredSession?>(nil)
+    package let store: any SessionStore
+
+    package init(store: any SessionStore) {
+        self.store = store
+    }
+
+    package var userID: User.ID? { state.current?.userID }
+    package var session: StoredSession? { state.current }
+
+    package func set(_ session: StoredSession?) async throws {
+        state.withLock { $0 = session }
+        try await store.save(session)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// A user's blog, registered by its feed so that new posts are imported (TLog).
+public struct Blog: Identifiable, Hashable, Sendable, Codable {
+    /// A blog's identifier.
+    public typealias ID = EntityID<Blog>
+
+    /// The identifier.
+    public var id: ID
+    /// Whose blog it is.
+    public var ownerID: User.ID
+    /// The blog's title.
+    public var title: String
+    /// The blog's home page.
+    public var siteURL: URL
+    /// The RSS, Atom or JSON feed.
+    public var feedURL: URL
+    /// The user's main blog; at most one blog per user is primary.
+    public var isPrimary: Bool
+    /// What the last sync left behind.
+    public var sync: BlogSyncState
+    /// When it was registered.
+    public var createdAt: Date
+
+    /// Creates a blog value.
+    public init(
+        id: ID, ownerID: User.ID, title: String, siteURL: URL, feedURL: URL, isPrimary: Bool,
+        sync: BlogSyncState = .init(), createdAt: Date
+    ) {
+        self.id = id
+        self.ownerID = ownerID
+        self.title = title
+        self.siteURL = siteURL
+        self.feedURL = feedURL
+        self.isPrimary = isPrimary
+        self.sync = sync
+        self.createdAt = createdAt
+    }
+}
+
+/// A blog's sync state: when it was last fetched and the validators for the next conditional GET.
+public struct BlogSyncState: Hashable, Sendable, Codable {
+    /// When the feed was last fetched successfully.
+    public var lastSyncedAt: Date?
+    /// The `ETag` the server sent.
+    public var etag: String?
+    /// The `Last-Modified` the server sent.
+    public var lastModified: String?
+    /// The last sync's error message, if it failed.
+    public var lastError: String?
+
+    /// Creates a sync state.
+    public init(lastSyncedAt: Date? = nil, etag: String? = nil, lastModified: String? = nil, lastError: String? = nil) {
+        self.lastSyncedAt = lastSyncedAt
+        self.etag = etag
+        self.lastModified = lastModified
+        self.lastError = lastError
+    }
+}
+
+/// What a user registers: a blog's feed, title and home page.
+public struct BlogDraft: Hashable, Sendable, Codable {
+    /// The title.
+    public var title: String
+    /// The home page.
+    public var siteURL: URL
+    /// The feed.
+    public var feedURL: URL
+    /// Make it the primary blog.
+    public var isPrimary: Bool
+
+    /// Creates a draft.
+    public init(title: String, siteURL: URL, feedURL: URL, isPrimary: Bool = false) {
+        self.title = title
+        self.siteURL = siteURL
+        self.feedURL = feedURL
+        self.isPrimary = isPrimary
+    }
+}
+
+/// Changes to a blog: `nil` fields are left as they are.
+public struct BlogEdit: Hashable, Sendable, Codable {
+    /// A new title.
+    public var title: String?
+    /// A new home page.
+    public var siteURL: URL?
+    /// A new feed address.
+    public var feedURL: URL?
+
+    /// Creates an edit.
+    public init(title: String? = nil, siteURL: URL? = nil, feedURL: URL? = nil) {
+        self.title = title
+        self.siteURL = siteURL
+        self.feedURL = feedURL
+    }
+}
+
+/// One feed item to import as a post of the blog's owner.
+public struct ImportedItem: Hashable, Sendable, Codable {
+    /// The item's GUID / id.
+    public var guid: String?
+    /// The item's address.
+    public var url: URL?
+    /// The title.
+    public var title: String
+    /// The text (HTML as the feed gave it).
+    public var body: String
+    /// Categories, as tags.
+    public var tags: [String]
+    /// When the blog published it; decides the calendar day.
+    public var publishedAt: Date
+
+    /// Creates an item.
+    public init(guid: String?, url: URL?, title: String, body: String, tags: [String], publishedAt: Date) {
+        self.guid = guid
+        self.url = url
+        self.title = title
+        self.body = body
+        self.tags = tags
+        self.publishedAt = publishedAt
+    }
+}
+
+/// What importing one item did.
+public enum ImportOutcome: String, Hashable, Sendable, Codable {
+    /// A new post was created.
+    case created
+    /// An existing post's content changed and was updated.
+    case updated
+    /// The post already existed unchanged.
+    case unchanged
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// A comment on a diary entry or a post; a reply is a comment whose ``parentID`` is set (one level deep).
+///
+/// ``author`` is `nil` when the comment is anonymous and the viewer is not its author: nothing in the value
+/// says who wrote it.
+public struct Comment: Identifiable, Hashable, Sendable, Codable {
+    /// A comment's identifier.
+    public typealias ID = EntityID<Comment>
+
+    /// The identifier.
+    public var id: ID
+    /// What it comments on.
+    public var target: CommentTarget
+    /// The comment it replies to.
+    public var parentID: ID?
+    /// Who wrote it; `nil` for an anonymous comment seen by anyone else.
+    public var author: AuthorSummary?
+    /// Whether the signed-in user wrote it.
+    public var isMine: Bool
+    /// Whether it was posted anonymously.
+    public var isAnonymous: Bool
+    /// The text.
+    public var body: String
+    /// A mood, for mood comments.
+    public var mood: Mood?
+    /// When it was written.
+    public var createdAt: Date
+    /// When it was last edited.
+    public var updatedAt: Date
+
+    /// Creates a comment value.
+    public init(
+        id: ID, target: CommentTarget, parentID: ID? = nil, author: AuthorSummary?, isMine: Bool, isAnonymous: Bool,
+        body: String, mood: Mood? = nil, createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.target = target
+        self.parentID = parentID
+        self.author = author
+        self.isMine = isMine
+        self.isAnonymous = isAnonymous
+        self.body = body
+        self.mood = mood
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// What a comment is attached to.
+public enum CommentTarget: Hashable, Sendable, Codable {
+    /// A diary entry.
+    case diary(Diary.ID)
+    /// A community post.
+    case post(Post.ID)
+}
+
+/// A top-level comment with its replies, oldest first.
+public struct CommentThread: Hashable, Sendable, Codable, Identifiable {
+    /// The top-level comment.
+    public var comment: Comment
+    /// Its replies.
+    public var replies: [Comment]
+
+    /// The thread's id is its top-level comment's.
+    public var id: Comment.ID { comment.id }
+
+    /// Creates a thread.
+    public init(comment: Comment, replies: [Comment]) {
+        self.comment = comment
+        self.replies = replies
+    }
+}
+
+/// What a user writes to comment.
+public struct CommentDraft: Hashable, Sendable, Codable {
+    /// What to comment on.
+    public var target: CommentTarget
+    /// The comment to reply to; it must be a top-level comment on the same target.
+    public var parentID: Comment.ID?
+    /// The text; it must not be blank.
+    public var body: String
+    /// A mood for a mood comment.
+    public var mood: Mood?
+    /// Post anonymously.
+    public var isAnonymous: Bool
+
+    /// Creates a draft.
+    public init(
+        target: CommentTarget, parentID: Comment.ID? = nil, body: String, mood: Mood? = nil, isAnonymous: Bool = false
+    ) {
+        self.target = target
+        self.parentID = parentID
+        self.body = body
+        self.mood = mood
+        self.isAnonymous = isAnonymous
+    }
+}

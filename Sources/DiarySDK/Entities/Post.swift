@@ -1,0 +1,150 @@
+import Foundation
+
+/// A community post.
+///
+/// ``author`` is `nil` when the post is anonymous and the viewer is not its author. Counts are as the viewer sees
+/// them: likes by users the viewer blocked are not counted.
+public struct Post: Identifiable, Hashable, Sendable, Codable {
+    /// A post's identifier.
+    public typealias ID = EntityID<Post>
+
+    /// The identifier.
+    public var id: ID
+    /// Who wrote it; `nil` for an anonymous post seen by anyone else.
+    public var author: AuthorSummary?
+    /// Whether the signed-in user wrote it.
+    public var isMine: Bool
+    /// Whether it was posted anonymously.
+    public var isAnonymous: Bool
+    /// The title.
+    public var title: String
+    /// The text.
+    public var body: String
+    /// Tags, without `#`.
+    public var tags: [String]
+    /// Up to four images.
+    public var images: [ImageReference]
+    /// Where it came from.
+    public var source: PostSource
+    /// The calendar day it counts for in its author's calendar and streak.
+    public var day: LocalDate
+    /// How many likes the viewer can see.
+    public var likeCount: Int
+    /// How many comments the viewer can see.
+    public var commentCount: Int
+    /// Whether the signed-in user likes it.
+    public var isLiked: Bool
+    /// When it was published (an imported post: when the blog published it).
+    public var createdAt: Date
+    /// When it last changed.
+    public var updatedAt: Date
+
+    /// Creates a post value.
+    public init(
+        id: ID, author: AuthorSummary?, isMine: Bool, isAnonymous: Bool, title: String, body: String, tags: [String],
+        images: [ImageReference], source: PostSource, day: LocalDate, likeCount: Int, commentCount: Int, isLiked: Bool,
+        createdAt: Date, updatedAt: Date
+    ) {
+        self.id = id
+        self.author = author
+        self.isMine = isMine
+        self.isAnonymous = isAnonymous
+        self.title = title
+        self.body = body
+        self.tags = tags
+        self.images = images
+        self.source = source
+        self.day = day
+        self.likeCount = likeCount
+        self.commentCount = commentCount
+        self.isLiked = isLiked
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// Where a post came from.
+public enum PostSource: Hashable, Sendable, Codable {
+    /// Written in the app.
+    case original
+    /// Shared from one of the author's diary entries.
+    case diary(Diary.ID)
+    /// Imported from the author's blog feed.
+    case blog(BlogImport)
+}
+
+/// Where an imported post came from: enough to find it again on the next sync.
+public struct BlogImport: Hashable, Sendable, Codable {
+    /// The blog.
+    public var blogID: Blog.ID
+    /// The feed item's GUID / Atom id, if it had one.
+    public var guid: String?
+    /// The item's original address.
+    public var url: URL?
+
+    /// Creates an import source.
+    public init(blogID: Blog.ID, guid: String?, url: URL?) {
+        self.blogID = blogID
+        self.guid = guid
+        self.url = url
+    }
+}
+
+/// What a user writes to publish a post.
+public struct PostDraft: Hashable, Sendable, Codable {
+    /// The title; it must not be blank.
+    public var title: String
+    /// The text; it must not be blank.
+    public var body: String
+    /// Tags.
+    public var tags: [String]
+    /// Up to four images uploaded by the author.
+    public var images: [ImageReference]
+    /// Publish without revealing the author.
+    public var isAnonymous: Bool
+
+    /// Creates a draft.
+    public init(
+        title: String, body: String, tags: [String] = [], images: [ImageReference] = [], isAnonymous: Bool = false
+    ) {
+        self.title = title
+        self.body = body
+        self.tags = tags
+        self.images = images
+        self.isAnonymous = isAnonymous
+    }
+}
+
+/// Changes to a post: `nil` fields are left as they are.
+public struct PostEdit: Hashable, Sendable, Codable {
+    /// A new title.
+    public var title: String?
+    /// A new body.
+    public var body: String?
+    /// New tags.
+    public var tags: [String]?
+    /// New images.
+    public var images: [ImageReference]?
+
+    /// Creates an edit.
+    public init(title: String? = nil, body: String? = nil, tags: [String]? = nil, images: [ImageReference]? = nil) {
+        self.title = title
+        self.body = body
+        self.tags = tags
+        self.images = images
+    }
+}
+
+/// A community search: words in the title or body, and tags.
+public struct PostSearch: Hashable, Sendable, Codable {
+    /// Words that must all appear in the title, body or tags (case- and diacritic-insensitive).
+    public var text: String
+    /// Tags the post must all carry.
+    public var tags: [String]
+
+    /// Creates a search; at least one of `text` and `tags` must say something.
+    public init(text: String = "", tags: [String] = []) {
+        self.text = text
+        self.tags = tags
+    }
+}

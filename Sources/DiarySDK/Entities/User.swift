@@ -1,0 +1,126 @@
+import Foundation
+
+/// A person with an account.
+///
+/// What another user sees of a `User` is its public profile: ``email`` and ``settings`` are `nil` unless the
+/// viewer is the user themself.
+public struct User: Identifiable, Hashable, Sendable, Codable {
+    /// A user's identifier.
+    public typealias ID = EntityID<User>
+
+    /// The identifier.
+    public var id: ID
+    /// The unique nickname (see ``Validation/nickname(_:)`` for its rules).
+    public var nickname: String
+    /// The sign-in email; `nil` when viewed by anyone but its owner.
+    public var email: String?
+    /// A short self-introduction.
+    public var bio: String
+    /// The profile picture, if any.
+    public var avatar: ImageReference?
+    /// When the account was created.
+    public var createdAt: Date
+    /// The owner's preferences; `nil` when viewed by anyone but its owner.
+    public var settings: UserSettings?
+
+    /// Creates a user value.
+    public init(
+        id: ID, nickname: String, email: String? = nil, bio: String = "", avatar: ImageReference? = nil,
+        createdAt: Date, settings: UserSettings? = nil
+    ) {
+        self.id = id
+        self.nickname = nickname
+        self.email = email
+        self.bio = bio
+        self.avatar = avatar
+        self.createdAt = createdAt
+        self.settings = settings
+    }
+
+    /// The profile as another user may see it: no email, no settings.
+    public var publicProfile: User {
+        var copy = self
+        copy.email = nil
+        copy.settings = nil
+        return copy
+    }
+}
+
+/// A user's preferences.
+public struct UserSettings: Hashable, Sendable, Codable {
+    /// The daily writing reminder.
+    public var dailyReminder: DailyReminder
+    /// The kinds of notification the user wants to receive.
+    public var notifications: Set<NotificationKind>
+    /// Whether entries deleted from a shared book still show as a trace in the user's view of the book.
+    public var showsDeletedEntryTraces: Bool
+    /// The user's time zone identifier (`"Asia/Seoul"`); `nil` uses the environment's default zone.
+    public var timeZoneIdentifier: String?
+
+    /// Creates settings; the defaults receive every notification and show deleted-entry traces.
+    public init(
+        dailyReminder: DailyReminder = .init(), notifications: Set<NotificationKind> = Set(NotificationKind.allCases),
+        showsDeletedEntryTraces: Bool = true, timeZoneIdentifier: String? = nil
+    ) {
+        self.dailyReminder = dailyReminder
+        self.notifications = notifications
+        self.showsDeletedEntryTraces = showsDeletedEntryTraces
+        self.timeZoneIdentifier = timeZoneIdentifier
+    }
+}
+
+/// The daily reminder to write: on or off, and at which local time.
+public struct DailyReminder: Hashable, Sendable, Codable {
+    /// Whether the reminder is on.
+    public var isEnabled: Bool
+    /// The hour, 0–23.
+    public var hour: Int
+    /// The minute, 0–59.
+    public var minute: Int
+
+    /// Creates a reminder setting; off at 21:00 by default.
+    public init(isEnabled: Bool = false, hour: Int = 21, minute: Int = 0) {
+        self.isEnabled = isEnabled
+        self.hour = hour
+        self.minute = minute
+    }
+}
+
+/// The short public identity shown beside content: who wrote it.
+public struct AuthorSummary: Hashable, Sendable, Codable {
+    /// The author's id.
+    public var id: User.ID
+    /// The author's nickname.
+    public var nickname: String
+    /// The author's picture.
+    public var avatar: ImageReference?
+
+    /// Creates a summary.
+    public init(id: User.ID, nickname: String, avatar: ImageReference? = nil) {
+        self.id = id
+        self.nickname = nickname
+        self.avatar = avatar
+    }
+}
+
+/// A device's push-notification token, registered again at every sign-in.
+public struct DeviceToken: Hashable, Sendable, Codable {
+    /// The push service the token belongs to.
+    public enum Platform: String, Hashable, Sendable, Codable {
+        /// Apple Push Notification service.
+        case apns
+        /// Firebase Cloud Messaging.
+        case fcm
+    }
+
+    /// The token as the push service issued it.
+    public var token: String
+    /// The push service.
+    public var platform: Platform
+
+    /// Creates a token value.
+    public init(token: String, platform: Platform) {
+        self.token = token
+        self.platform = platform
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// Community posts: publish, share an entry, the feed, search, likes.
+///
+/// Anonymous posts never reveal their author to anyone else; a blocked user's posts and likes disappear for the
+/// blocker everywhere.
+public protocol PostRepository: Sendable {
+    /// Publishes a post.
+    /// - Throws: `.invalidInput` (blank title or body, more than four images, another user's image).
+    func publish(_ draft: PostDraft) async throws -> Post
+    /// Shares one of the signed-in user's diary entries to the community.
+    func share(_ diaryID: Diary.ID, isAnonymous: Bool) async throws -> Post
+    /// Edits one of the signed-in user's posts.
+    func edit(_ id: Post.ID, _ edit: PostEdit) async throws -> Post
+    /// Deletes one of the signed-in user's posts with its comments and likes.
+    func delete(_ id: Post.ID) async throws
+    /// One post.
+    /// - Throws: `.notFound` when it does not exist or is hidden from the viewer by a block.
+    func post(_ id: Post.ID) async throws -> Post
+    /// The community feed, newest first.
+    func feed(page: PageRequest) async throws -> Page<Post>
+    /// A user's posts, newest first; another user's anonymous posts are never listed.
+    /// - Parameter userID: Whose posts; `nil` for the signed-in user's own (anonymous ones included).
+    func posts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post>
+    /// Posts matching words and tags, newest first.
+    /// - Throws: `.invalidInput` when the search says nothing.
+    func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post>
+    /// Likes a post (liking twice is harmless).
+    func like(_ id: Post.ID) async throws -> Post
+    /// Removes a like (harmless when there is none).
+    func unlike(_ id: Post.ID) async throws -> Post
+    /// Posts a user liked, most recently liked first.
+    /// - Parameter userID: Whose likes; `nil` for the signed-in user's.
+    func likedPosts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post>
+}
+
+/// Comments and replies on entries and posts.
+public protocol CommentRepository: Sendable {
+    /// Adds a comment or a reply.
+    /// - Throws: `.invalidInput` (blank, too long, reply to a reply); `.notFound` for a target the user cannot
+    ///   see, or whose author blocked them.
+    func addComment(_ draft: CommentDraft) async throws -> Comment
+    /// Edits one of the signed-in user's comments.
+    func editComment(_ id: Comment.ID, body: String, mood: Mood?) async throws -> Comment
+    /// Deletes one of the signed-in user's comments and its replies; the target's author may also delete comments on
+    /// their own entry or post.
+    func deleteComment(_ id: Comment.ID) async throws
+    /// The comment threads on a target, oldest first, leaving out comments by users with a block either way.
+    func comments(on target: CommentTarget, page: PageRequest) async throws -> Page<CommentThread>
+}
+
+/// Follows, blocks and reports.
+public protocol SocialRepository: Sendable {
+    /// Follows a user.
+    /// - Throws: `.notFound` when they do not exist or a block stands either way; `.invalidInput` for yourself.
+    func follow(_ userID: User.ID) async throws
+    /// Stops following a user.
+    func unfollow(_ userID: User.ID) async throws
+    /// A user's followers, most recent first, leaving out users with a block either way with the viewer.
+    func followers(of userID: User.ID, page: PageRequest) async throws -> Page<User>
+    /// Who a user follows, most recent first, with the same filtering.
+    func following(of userID: User.ID, page: PageRequest) async throws -> Page<User>
+    /// How the signed-in user and another user are related.
+    func relationship(with userID: User.ID) async throws -> Relationship
+    /// Blocks a user: follows between you end, and each of you disappears for the other.
+    func block(_ userID: User.ID) async throws
+    /// Lifts a block.
+    func unblock(_ userID: User.ID) async throws
+    /// The users the signed-in user blocked, most recent first.
+    func blockedUsers(page: PageRequest) async throws -> Page<User>
+    /// Reports a user or a piece of content.
+    /// - Throws: `.invalidInput` for a too-long detail or `.other` with no detail; `.notFound` for an unknown target.
+    func report(_ target: ReportTarget, reason: ReportReason, detail: String) async throws -> Report
+}
+
+/// The signed-in user's notifications.
+public protocol NotificationRepository: Sendable {
+    /// Notifications, newest first.
+    func notifications(page: PageRequest) async throws -> Page<DiaryNotification>
+    /// How many are unread.
+    func unreadCount() async throws -> Int
+    /// Marks one as read.
+    func markRead(_ id: DiaryNotification.ID) async throws
+    /// Marks all as read.
+    func markAllRead() async throws
+}
+
+/// Blogs registered for import (the feed pipeline lives in the use cases; this is their storage).
+public protocol BlogRepository: Sendable {
+    /// Registers a blog for the signed-in user. The first blog is primary.
+    /// - Throws: `.invalidInput` for malformed addresses; `.conflict` when the feed is already registered.
+    func register(_ draft: BlogDraft) async throws -> Blog
+    /// Edits one of the user's blogs.
+    func updateBlog(_ id: Blog.ID, _ edit: BlogEdit) async throws -> Blog
+    /// Deletes one of the user's blogs (its imported posts stay).
+    func deleteBlog(_ id: Blog.ID) async throws
+    /// Makes one of the user's blogs the primary one (and no other).
+    func setPrimary(_ id: Blog.ID) async throws -> Blog
+    /// A user's blogs, primary first.
+    /// - Parameter userID: Whose; `nil` for the signed-in user's.
+    func blogs(of userID: User.ID?) async throws -> [Blog]
+    /// One blog.
+    func blog(_ id: Blog.ID) async throws -> Blog
+    /// Records the outcome of a sync.
+    func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog
+    /// Imports one feed item as a post of the blog's owner, deduplicating by GUID and then by link.
+    func importItem(_ item: ImportedItem, into id: Blog.ID) async throws -> ImportOutcome
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Where a backend keeps the signed-in session between launches, for automatic sign-in.
+///
+/// Two stores ship: ``InMemorySessionStore`` (forgets on exit; the default) and ``FileSessionStore`` (a JSON file
+/// with owner-only permissions). On Apple platforms an app typically writes a keychain-backed one:
+///
+/// ```swift
+/// struct KeychainSessionStore: SessionStore {
+///     func load() async throws -> StoredSession? { /* SecItemCopyMatching, decode JSON */ }
+///     func save(_ session: StoredSession?) async throws { /* SecItemAdd / SecItemDelete */ }
+/// }
+/// ```
+public protocol SessionStore: Sendable {
+    /// The saved session, if any.
+    /// - Throws: When the store cannot be read.
+    func load() async throws -> StoredSession?
+
+    /// Saves a session, or clears it when `nil`.
+    /// - Parameter session: The session to keep.
+    /// - Throws: When the store cannot be written.
+    func save(_ session: StoredSession?) async throws
+}
+
+/// A session store that keeps the session in memory only.
+public final class InMemorySessionStore: SessionStore {
+    private let session = Locked<StoredSession?>(nil)
+
+    /// Creates an empty store.
+    public init() {}
+
+    /// The session kept so far.
+    public func load() async throws -> StoredSession? { session.current }
+
+    /// Keeps (or clears) the session.
+    public func save(_ session: StoredSession?) async throws {
+        self.session.withLock { $0 = session }
+    }
+}
+
+/// A session store backed by one JSON file, written atomically with owner-only permissions (0600).
+public struct FileSessionStore: SessionStore {
+    /// The file.
+    public let fileURL: URL
+
+    /// Creates a store at a file path; its folder is created when needed.
+    /// - Parameter fileURL: The file.
+    public init(fileURL: URL) {
+        self.fileURL = fileURL
+    }
+
+    /// Reads the file; a missing file means no session.
+    /// - Throws: ``DiaryError`` `.storageCorrupted` when the file is not a session.
+    public func load() async throws -> StoredSession? {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
+        let data = try Data(contentsOf: fileURL)
+        do {
+            return try JSONDecoder.diary().decode(StoredSession.self, from: data)
+        } catch {
+            throw DiaryError(.storageCorrupted, "session file \(fileURL.path) is not a session", underlying: error)
+        }
+    }
+
+    /// Writes or deletes the file.
+    public func save(_ session: StoredSession?) async throws {
+        guard let session else {
+            if FileManager.default.fileExists(atPath: fileURL.path) { try FileManager.default.removeItem(at: fileURL) }
+            return
+        }
+        try FileManager.default.createDirectory(
+            at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let data = try JSONEncoder.diary().encode(session)
+        try data.write(to: fileURL, options: .atomic)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: fileURL.path)
+    }
+}
+
+/// Verifies identity tokens from external providers (Sign in with Apple, Google…) for local backends and servers.
+///
+/// The verifier returns the provider's stable subject for the token, plus the email it vouches for, if any.
+public protocol IdentityTokenVerifier: Sendable {
+    /// Checks a token.
+    /// - Parameters:
+    ///   - token: The token as the provider issued it.
+    ///   - provider: The provider's name, such as `"apple"`.
+    /// - Returns: The subject and email.
+    /// - Throws: ``DiaryError`` `.unauthenticated` when the token is not valid.
+    func verify(token: String, provider: String) async throws -> VerifiedIdentity
+}
+
+/// What an ``IdentityTokenVerifier`` vouches for.
+public struct VerifiedIdentity: Hashable, Sendable {
+    /// The provider's stable user id.
+    public var subject: String
+    /// The email address, if the provider shares it.
+    public var email: String?
+
+    /// Creates a verified identity.
+    public init(subject: String, email: String?) {
+        self.subject = subject
+        self.email = email
+    }
+}

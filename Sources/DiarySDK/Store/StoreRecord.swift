@@ -1,0 +1,238 @@
+import Foundation
+
+/// A stored password: PBKDF2-HMAC-SHA256 with a per-user salt. The password itself is never stored.
+package struct CredentialRecord: Codable, Hashable, Sendable {
+    package var userID: User.ID
+    package var email: String
+    package var salt: String
+    package var iterations: Int
+    package var hash: String
+    /// External identities linked to the account, as `provider:subject`.
+    package var externalIdentities: [String]
+
+    package init(userID: User.ID, email: String, salt: String, iterations: Int, hash: String, externalIdentities: [String]) {
+        self.userID = userID
+        self.email = email
+        self.salt = salt
+        self.iterations = iterations
+        self.hash = hash
+        self.externalIdentities = externalIdentities
+    }
+}
+
+/// A local session: only the SHA-256 of the token is stored.
+package struct SessionRecord: Codable, Hashable, Sendable {
+    package var tokenHash: String
+    package var userID: User.ID
+    package var createdAt: Date
+
+    package init(tokenHash: String, userID: User.ID, createdAt: Date) {
+        self.tokenHash = tokenHash
+        self.userID = userID
+        self.createdAt = createdAt
+    }
+}
+
+/// A push token registered by a user.
+package struct DeviceRecord: Codable, Hashable, Sendable {
+    package var userID: User.ID
+    package var device: DeviceToken
+    package var registeredAt: Date
+
+    package init(userID: User.ID, device: DeviceToken, registeredAt: Date) {
+        self.userID = userID
+        self.device = device
+        self.registeredAt = registeredAt
+    }
+}
+
+/// A user's membership of a book.
+package struct MembershipRecord: Codable, Hashable, Sendable {
+    package var bookID: DiaryBook.ID
+    package var userID: User.ID
+    package var role: BookMember.Role
+    package var joinedAt: Date
+
+    package init(bookID: DiaryBook.ID, userID: User.ID, role: BookMember.Role, joinedAt: Date) {
+        self.bookID = bookID
+        self.userID = userID
+        self.role = role
+        self.joinedAt = joinedAt
+    }
+}
+
+/// A comment as stored: the author is always known to the store, never to other users of anonymous comments.
+package struct CommentRecord: Codable, Hashable, Sendable {
+    package var id: Comment.ID
+    package var target: CommentTarget
+    package var parentID: Comment.ID?
+    package var authorID: User.ID
+    package var isAnonymous: Bool
+    package var body: String
+    package var mood: Mood?
+    package var createdAt: Date
+    package var updatedAt: Date
+
+    package init(id: Comment.ID, target: CommentTarget, parentID: Comment.ID?, authorID: User.ID, isAnonymous: Bool, body: String, mood: Mood?, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.target = target
+        self.parentID = parentID
+        self.authorID = authorID
+        self.isAnonymous = isAnonymous
+        self.body = body
+        self.mood = mood
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A post as stored.
+package struct PostRecord: Codable, Hashable, Sendable {
+    package var id: Post.ID
+    package var authorID: User.ID
+    package var isAnonymous: Bool
+    package var title: String
+    package var body: String
+    package var tags: [String]
+    package var images: [ImageReference]
+    package var source: PostSource
+    package var day: LocalDate
+    package var createdAt: Date
+    package var updatedAt: Date
+
+    package init(id: Post.ID, authorID: User.ID, isAnonymous: Bool, title: String, body: String, tags: [String], images: [ImageReference], source: PostSource, day: LocalDate, createdAt: Date, updatedAt: Date) {
+        self.id = id
+        self.authorID = authorID
+        self.isAnonymous = isAnonymous
+        self.title = title
+        self.body = body
+        self.tags = tags
+        self.images = images
+        self.source = source
+        self.day = day
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+}
+
+/// A like.
+package struct LikeRecord: Codable, Hashable, Sendable {
+    package var userID: User.ID
+    package var postID: Post.ID
+    package var createdAt: Date
+
+    package init(userID: User.ID, postID: Post.ID, createdAt: Date) {
+        self.userID = userID
+        self.postID = postID
+        self.createdAt = createdAt
+    }
+}
+
+/// A follow, or a block (the same shape: who → whom).
+package struct EdgeRecord: Codable, Hashable, Sendable {
+    package var from: User.ID
+    package var to: User.ID
+    package var createdAt: Date
+
+    package init(from: User.ID, to: User.ID, createdAt: Date) {
+        self.from = from
+        self.to = to
+        self.createdAt = createdAt
+    }
+}
+
+/// A notification as stored: the actor is resolved when read, so nickname changes show.
+package struct NotificationRecord: Codable, Hashable, Sendable {
+    package var id: DiaryNotification.ID
+    package var recipientID: User.ID
+    package var kind: NotificationKind
+    package var actorID: User.ID?
+    package var bookID: DiaryBook.ID?
+    package var diaryID: Diary.ID?
+    package var postID: Post.ID?
+    package var commentID: Comment.ID?
+    package var createdAt: Date
+    package var isRead: Bool
+
+    package init(id: DiaryNotification.ID, recipientID: User.ID, kind: NotificationKind, actorID: User.ID?, bookID: DiaryBook.ID?, diaryID: Diary.ID?, postID: Post.ID?, commentID: Comment.ID?, createdAt: Date, isRead: Bool) {
+        self.id = id
+        self.recipientID = recipientID
+        self.kind = kind
+        self.actorID = actorID
+        self.bookID = bookID
+        self.diaryID = diaryID
+        self.postID = postID
+        self.commentID = commentID
+        self.createdAt = createdAt
+        self.isRead = isRead
+    }
+}
+
+/// One stored row of any kind: the unit of snapshots, journals and change events.
+///
+/// The JSON form is `{"kind": value}`, for example `{"diary": {...}}`; docs/FileStoreFormat.md documents it.
+package enum StoreRecord: Codable, Hashable, Sendable {
+    case user(User)
+    case credential(CredentialRecord)
+    case session(SessionRecord)
+    case device(DeviceRecord)
+    case diary(Diary)
+    case book(DiaryBook)
+    case membership(MembershipRecord)
+    case comment(CommentRecord)
+    case post(PostRecord)
+    case like(LikeRecord)
+    case follow(EdgeRecord)
+    case block(EdgeRecord)
+    case report(Report)
+    case notification(NotificationRecord)
+    case blog(Blog)
+    case attachment(Attachment)
+
+    package var key: RecordKey {
+        switch self {
+        case .user(let value): .user(value.id)
+        case .credential(let value): .credential(value.userID)
+        case .session(let value): .session(value.tokenHash)
+        case .device(let value): .device(value.userID, value.device.token)
+        case .diary(let value): .diary(value.id)
+        case .book(let value): .book(value.id)
+        case .membership(let value): .membership(value.bookID, value.userID)
+        case .comment(let value): .comment(value.id)
+        case .post(let value): .post(value.id)
+        case .like(let value): .like(value.userID, value.postID)
+        case .follow(let value): .follow(value.from, value.to)
+        case .block(let value): .block(value.from, value.to)
+        case .report(let value): .report(value.id)
+        case .notification(let value): .notification(value.id)
+        case .blog(let value): .blog(value.id)
+        case .attachment(let value): .attachment(value.id)
+        }
+    }
+}
+
+/// The identity of a stored row.
+package enum RecordKey: Codable, Hashable, Sendable {
+    case user(User.ID)
+    case credential(User.ID)
+    case session(String)
+    case device(User.ID, String)
+    case diary(Diary.ID)
+    case book(DiaryBook.ID)
+    case membership(DiaryBook.ID, User.ID)
+    case comment(Comment.ID)
+    case post(Post.ID)
+    case like(User.ID, Post.ID)
+    case follow(User.ID, User.ID)
+    case block(User.ID, User.ID)
+    case report(Report.ID)
+    case notification(DiaryNotification.ID)
+    case blog(Blog.ID)
+    case attachment(Attachment.ID)
+}
+
+/// One change a transaction made: the row before and after (`nil` for an insert's before or a delete's after).
+package struct StoreMutation: Hashable, Sendable {
+    package var before: StoreRecord?
+    package var after: StoreRecord?
+}
