@@ -86,7 +86,10 @@ extension DiaryEngine: BookRepository {
             guard !AccessPolicy.isMember(actor, of: bookID, in: db) else {
                 throw DiaryError(.conflict, "you are already a member of this book")
             }
-            transaction.put(.membership(MembershipRecord(bookID: bookID, userID: actor, role: .member, joinedAt: now)))
+            // Joining order decides turns, so it must be strict even when two members join in the same microsecond.
+            let last = Self.membersInOrder(bookID, in: db).last?.joinedAt ?? now
+            let joinedAt = max(now, last.addingTimeInterval(0.000_001))
+            transaction.put(.membership(MembershipRecord(bookID: bookID, userID: actor, role: .member, joinedAt: joinedAt)))
             book.updatedAt = now
             transaction.put(.book(book))
             for member in Self.membersInOrder(bookID, in: transaction.database) where member.userID != actor {

@@ -1,0 +1,50 @@
+import DiarySDK
+import Foundation
+
+extension ConformanceSuite {
+    /// Collects changes from a feed for a short while after `action`.
+    static func changes(
+        of actor: Actor, during action: @Sendable () async throws -> Void, until done: @escaping @Sendable ([DiaryChange]) -> Bool
+    ) async throws -> [DiaryChange] {
+        let stream = actor.sdk.changes.changes()
+        let collector = Task { () -> [DiaryChange] in
+            var seen: [DiaryChange] = []
+            for await change in stream {
+                seen.append(change)
+                if done(seen) { break }
+            }
+            return seen
+        }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        try await action()
+        let timeout = Task {
+            try await Task.sleep(nanoseconds: 3_000_000_000)
+            collector.cancel()
+        }
+        let seen = await collector.value
+        timeout.cancel()
+        return seen
+    }
+
+    static let changeChecks: [ConformanceCheck] = [
+        ConformanceCheck("changes", "aScreenIsToldWhenAPostItCanSeeChanges") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let seen = try await changes(of: alice, during: {
+                _ = try await bob.sdk.posts.publish(.init(title: "New", body: "post"))
+            }, until: { $0.contains { $0.entity == .post } })
+            try expect(seen.contains { $0.entity == .post && $0.kind == .inserted }, "got \(seen)")
+        },
+        ConformanceCheck("changes", "changesToOthersPrivateEntriesAreNeverDelivered") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let seen = try await changes(of: alice, during: {
+                let secret = try await bob.sdk.diaries.write(.init(body: "Private"))
+                _ = try await bob.sdk.diaries.edit(secret.id, .init(body: "Still private"))
+                _ = try await bob.sdk.posts.publish(.init(title: "Marker", body: "public"))
+            }, until: { $0.contains { $0.entity == .post } })
+            try expect(seen.contains { $0.entity == .post }, "the marker arrived: \(seen)")
+            try expect(!seen.contains { $0.entity == .diary }, "no diary change leaked: \(seen)")
+        },
+    ]
+}

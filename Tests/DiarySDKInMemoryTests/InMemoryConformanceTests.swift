@@ -1,0 +1,40 @@
+import DiarySDK
+import DiarySDKConformance
+import DiarySDKInMemory
+import Foundation
+import Testing
+
+struct InMemoryHarness: ConformanceHarness {
+    func makeWorld() async throws -> any ConformanceWorld {
+        InMemoryWorld()
+    }
+}
+
+struct InMemoryWorld: ConformanceWorld {
+    let clock = ManualClock()
+    let backend: InMemoryBackend
+
+    init() {
+        backend = InMemoryBackend(configuration: .init(clock: clock))
+    }
+
+    func makeDevice() async throws -> DiaryRepositories {
+        backend.makeRepositories()
+    }
+
+    func setNow(_ date: Date) async throws {
+        clock.set(date)
+    }
+
+    func shutdown() async throws {
+        backend.reset()
+    }
+}
+
+@Suite("In-memory backend conformance")
+struct InMemoryConformanceTests {
+    @Test(arguments: ConformanceSuite.checks)
+    func conforms(_ check: ConformanceCheck) async throws {
+        try await check.run(on: InMemoryHarness())
+    }
+}

@@ -1,0 +1,63 @@
+@testable import DiarySDK
+import Foundation
+import Testing
+
+@Suite("Transactions")
+struct TransactionTests {
+    func user(_ nickname: String) -> User {
+        User(id: User.ID(UUID()), nickname: nickname, createdAt: Date(timeIntervalSince1970: 0))
+    }
+
+    @Test func aThrowingTransactionRollsBackEveryMutation() throws {
+        var db = DiaryDatabase()
+        let alice = user("alice")
+        db.put(.user(alice))
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try DiaryTransaction.run(on: &db, { transaction in
+                var renamed = alice
+                renamed.nickname = "alice2"
+                transaction.put(.user(renamed))
+                transaction.put(.user(user("bob")))
+                transaction.remove(.user(alice.id))
+                throw Boom()
+            }, commit: { _ in })
+        }
+        #expect(db.users.count == 1)
+        #expect(db.users[alice.id] == alice)
+        #expect(db.userIDsByNickname == ["alice": alice.id])
+    }
+
+    @Test func aFailingCommitRollsBackToo() throws {
+        var db = DiaryDatabase()
+        struct DiskFull: Error {}
+        #expect(throws: DiskFull.self) {
+            try DiaryTransaction.run(on: &db, { $0.put(.user(user("bob"))) }, commit: { _ in throw DiskFull() })
+        }
+        #expect(db.users.isEmpty)
+        #expect(db.userIDsByNickname.isEmpty)
+    }
+
+    @Test func aCommittedTransactionReportsItsMutations() throws {
+        var db = DiaryDatabase()
+        let bob = user("bob")
+        let outcome = try DiaryTransaction.run(on: &db, { $0.put(.user(bob)) }, commit: { _ in })
+        #expect(outcome.mutations == [StoreMutation(before: nil, after: .user(bob))])
+        #expect(db.users[bob.id] == bob)
+    }
+
+    @Test func sha256AndPBKDF2MatchPublishedVectors() {
+        #expect(SHA256.hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex(SHA256.hash([UInt8]())) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        let long = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        #expect(SHA256.hex(SHA256.hash(long)) == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        // RFC 4231 test case 2.
+        #expect(
+            SHA256.hex(SHA256.hmac(key: Array("Jefe".utf8), message: Array("what do ya want for nothing?".utf8)))
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        // RFC 7914 section 11, PBKDF2-HMAC-SHA256 with one iteration, first 32 bytes.
+        #expect(
+            SHA256.hex(SHA256.pbkdf2(password: Array("passwd".utf8), salt: Array("salt".utf8), iterations: 1))
+                == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc")
+    }
+}

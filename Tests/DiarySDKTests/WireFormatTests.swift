@@ -1,0 +1,73 @@
+import DiarySDK
+import Foundation
+import Testing
+
+@Suite("Wire format")
+struct WireFormatTests {
+    @Test func datesRoundTripExactlyIncludingFractionalSeconds() throws {
+        for seconds in [0.0, 1_767_225_600.123456, 1_767_225_600.999999, -86_400.5, 4_102_444_799.000001] {
+            let date = WireDate.normalized(Date(timeIntervalSince1970: seconds))
+            let text = WireDate.string(from: date)
+            #expect(WireDate.date(from: text) == date, "\(text)")
+        }
+        let clock = SystemClock()
+        for _ in 0..<1_000 {
+            let now = clock.now()
+            #expect(WireDate.date(from: WireDate.string(from: now)) == now)
+        }
+    }
+
+    @Test func dateStringsHaveSixFractionalDigitsInUTC() {
+        let date = Date(timeIntervalSince1970: 1_767_225_600.25)
+        #expect(WireDate.string(from: date) == "2026-01-01T00:00:00.250000Z")
+        #expect(WireDate.string(from: Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500000Z")
+    }
+
+    @Test func rfc3339OffsetsAndMissingFractionsParse() {
+        #expect(WireDate.date(from: "2026-01-01T09:00:00+09:00") == Date(timeIntervalSince1970: 1_767_225_600))
+        #expect(WireDate.date(from: "2026-01-01T00:00:00.5Z") == Date(timeIntervalSince1970: 1_767_225_600.5))
+        for bad in ["", "2026-01-01", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-01-01T00:00:00", "2026-01-01T00:00:00Zjunk"] {
+            #expect(WireDate.date(from: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func entitiesEncodeToTheDocumentedJSON() throws {
+        let diary = Diary(
+            id: Diary.ID("6F9619FF-8B86-D011-B42D-00C04FC964FF")!, authorID: User.ID("00000000-0000-4000-8000-000000000001")!,
+            day: LocalDate("2026-03-10")!, title: "T", body: "B", mood: .happy, tags: ["til"],
+            createdAt: Date(timeIntervalSince1970: 1_773_144_000.5), updatedAt: Date(timeIntervalSince1970: 1_773_144_000.5))
+        let json = String(decoding: try JSONEncoder.diary().encode(diary), as: UTF8.self)
+        #expect(json.contains(#""id":"6f9619ff-8b86-d011-b42d-00c04fc964ff""#))
+        #expect(json.contains(#""day":"2026-03-10""#))
+        #expect(json.contains(#""createdAt":"2026-03-10T12:00:00.500000Z""#))
+        #expect(json.contains(#""visibility":"private""#))
+        #expect(json.contains(#""mood":"😊""#))
+        let decoded = try JSONDecoder.diary().decode(Diary.self, from: Data(json.utf8))
+        #expect(decoded == diary)
+    }
+
+    @Test func malformedIdsDaysAndDatesAreDecodingErrors() {
+        let decoder = JSONDecoder.diary()
+        #expect(throws: DecodingError.self) { try decoder.decode(User.ID.self, from: Data(#""not-a-uuid""#.utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.decode(LocalDate.self, from: Data(#""2026-02-30""#.utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.decode(YearMonth.self, from: Data(#""2026-13""#.utf8)) }
+        #expect(throws: DecodingError.self) { try decoder.decode([Date].self, from: Data(#"["yesterday"]"#.utf8)) }
+    }
+
+    @Test func localDatesFollowTheWallClockOfTheirZone() {
+        let instant = WireDate.date(from: "2026-03-10T15:30:00Z")!
+        #expect(LocalDate(instant, in: TimeZone(identifier: "Asia/Seoul")!).description == "2026-03-11")
+        #expect(LocalDate(instant, in: TimeZone(identifier: "America/Los_Angeles")!).description == "2026-03-10")
+        #expect(LocalDate(Date(timeIntervalSince1970: -1), in: TimeZone(identifier: "UTC")!).description == "1969-12-31")
+        #expect(LocalDate("2024-02-29")?.adding(days: 1).description == "2024-03-01")
+        #expect(YearMonth("2024-02")?.numberOfDays == 29)
+        #expect(YearMonth("2026-12")?.next.description == "2027-01")
+    }
+
+    @Test func errorsDescribeTheFieldAndReason() {
+        let error = DiaryError.invalid("body", .blank, "body must not be blank")
+        #expect(error.description == "invalid_input: body must not be blank [field: body, blank]")
+        #expect(DiaryError.wrapping(CancellationError()).code == .cancelled)
+        #expect(DiaryError.wrapping(error) == error)
+    }
+}
