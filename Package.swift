@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The SDK depends on no package at all. Programs that need one (the reference server, the `diary` CLI, the
+// benchmarks) live in their own packages under Examples/ and Benchmarks/ and depend on this one by path.
 let package = Package(
     name: "DiarySDK",
     platforms: [.iOS(.v15), .macOS(.v12)],
@@ -17,10 +19,21 @@ let package = Package(
         .target(name: "DiarySDKFileStore", dependencies: ["DiarySDK"]),
         .target(name: "DiarySDKHTTP", dependencies: ["DiarySDK"]),
         .target(name: "DiarySDKConformance", dependencies: ["DiarySDK"]),
+        // A child process for the file store's crash tests: it writes in a loop and reports each acknowledged write.
+        .executableTarget(name: "DiarySDKCrashWriter", dependencies: ["DiarySDK", "DiarySDKFileStore"]),
         .testTarget(name: "DiarySDKTests", dependencies: ["DiarySDK"]),
+        .testTarget(name: "DiarySDKFeedTests", dependencies: ["DiarySDK", "DiarySDKInMemory", "DiarySDKConformance"]),
         .testTarget(
             name: "DiarySDKInMemoryTests",
             dependencies: ["DiarySDK", "DiarySDKInMemory", "DiarySDKConformance"]
+        ),
+        .testTarget(
+            name: "DiarySDKFileStoreTests",
+            dependencies: ["DiarySDK", "DiarySDKFileStore", "DiarySDKConformance", "DiarySDKCrashWriter"]
+        ),
+        .testTarget(
+            name: "DiarySDKHTTPTests",
+            dependencies: ["DiarySDK", "DiarySDKHTTP", "DiarySDKConformance", "DiarySDKInMemory"]
         ),
     ],
     swiftLanguageModes: [.v6]

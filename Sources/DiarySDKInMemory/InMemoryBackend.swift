@@ -90,10 +90,17 @@ public final class InMemoryBackend: Sendable {
     /// - Parameter userID: The user.
     /// - Returns: Repositories bound to that user.
     public func repositories(signedInAs userID: User.ID) -> DiaryRepositories {
+        engine(actingAs: userID).repositories
+    }
+
+    /// The engine acting as one user, or signed out when `userID` is `nil`: what a server uses to run a request,
+    /// including ``DiaryEngine/createAccount(_:)`` and ``DiaryEngine/authenticate(_:)`` before anyone is signed in.
+    /// - Parameter userID: The user, or `nil`.
+    /// - Returns: The engine.
+    public func engine(actingAs userID: User.ID?) -> DiaryEngine {
         DiaryEngine(
             store: store, environment: configuration.environment, configuration: configuration.engine,
-            principal: .fixed(userID)
-        ).repositories
+            principal: userID.map { .fixed($0) } ?? .session(SessionContext(store: InMemorySessionStore())))
     }
 
     // MARK: - Test controls

@@ -1,0 +1,32 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Benchmarks live outside the SDK so that the SDK itself depends on nothing. Run one with
+// `swift run -c release --package-path Benchmarks <name>`; results go to docs/PERFORMANCE.md.
+let package = Package(
+    name: "DiarySDKBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FileStoreBenchmarks",
+            dependencies: [
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(name: "FeedBenchmarks", dependencies: [.product(name: "DiarySDK", package: "DiarySDK")]),
+        .executableTarget(
+            name: "HTTPBenchmarks",
+            dependencies: [
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "DiarySDKHTTP", package: "DiarySDK"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,60 @@
+import Foundation
+
+extension FeedDateParser {
+    static let monthNames: [[UInt8]] = ["january", "february", "march", "april", "may", "june", "july",
+                                        "august", "september", "october", "november", "december"].map { Array($0.utf8) }
+    static let weekdayNames: [[UInt8]] = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
+                                          "sunday"].map { Array($0.utf8) }
+
+    /// Named zones in hours east of UTC (quarter hours allowed). North-American short forms (ET, PT…)
+    /// follow feedparser and use standard time. Single letters are RFC 822 military zones.
+    static let zoneTable: [String: Double] = [
+        "ut": 0, "utc": 0, "gmt": 0, "z": 0, "etc/gmt": 0, "etc/utc": 0, "wet": 0,
+        "est": -5, "edt": -4, "et": -5, "cst": -6, "cdt": -5, "ct": -6,
+        "mst": -7, "mdt": -6, "mt": -7, "pst": -8, "pdt": -7, "pt": -8,
+        "ast": -4, "adt": -3, "at": -4, "akst": -9, "akdt": -8, "hst": -10, "nst": -3.5, "ndt": -2.5,
+        "bst": 1, "ist": 5.5, "cet": 1, "cest": 2, "met": 1, "mest": 2, "mez": 1, "mesz": 2,
+        "eet": 2, "eest": 3, "west": 1, "msk": 3, "msd": 4,
+        "kst": 9, "jst": 9, "hkt": 8, "sgt": 8, "awst": 8, "acst": 9.5, "acdt": 10.5,
+        "aest": 10, "aedt": 11, "nzst": 12, "nzdt": 13, "wib": 7, "pht": 8, "cct": 8,
+        // RFC 822 military zones, with RFC 822's own signs (as feedparser does).
+        "a": -1, "b": -2, "c": -3, "d": -4, "e": -5, "f": -6, "g": -7, "h": -8, "i": -9,
+        "k": -10, "l": -11, "m": -12, "n": 1, "o": 2, "p": 3, "q": 4, "r": 5, "s": 6, "t": 7,
+        "u": 8, "v": 9, "w": 10, "x": 11, "y": 12,
+    ]
+
+    static func lowercased(_ word: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    }
+
+    /// A month from its English name or an abbreviation of at least three letters.
+    static func monthNumber(_ word: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard word.count >= 3, word.count <= 9 else { return nil }
+        let lower = lowercased(word)
+        for (index, name) in monthNames.enumerated() where lower.count <= name.count && name.starts(with: lower) {
+            return index + 1
+        }
+        return nil
+    }
+
+    static func isWeekday(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard word.count >= 2, word.count <= 9 else { return false }
+        let lower = lowercased(word)
+        return weekdayNames.contains { lower.count <= $0.count && $0.starts(with: lower) && lower.count >= 3 }
+    }
+
+    static func meridianValue(_ word: UnsafeBufferPointer<UInt8>) -> Int? {
+        let lower = lowercased(word)
+        if lower == Array("am".utf8) { return 1 }
+        if lower == Array("pm".utf8) { return 2 }
+        return nil
+    }
+
+    /// The offset in seconds east of UTC of a zone name, or `nil` if unknown.
+    static func zoneOffset(_ word: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard word.count <= 8 else { return nil }
+        let key = String(decoding: lowercased(word), as: UTF8.self)
+        guard let hours = zoneTable[key] else { return nil }
+        return Int(hours * 3_600)
+    }
+}

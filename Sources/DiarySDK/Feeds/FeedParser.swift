@@ -1,0 +1,142 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Parses RSS 0.90–2.0, RSS 1.0 (RDF), Atom 0.3/1.0 and JSON Feed 1.0/1.1 documents into one ``Feed`` model.
+///
+/// XML goes through Foundation's `XMLParser` (namespaces processed, external entities never loaded) after an
+/// encoding and repair pre-pass; JSON Feed goes through `JSONDecoder`. The parser is a value type without
+/// shared state: use one instance from any number of tasks.
+public struct FeedParser: Sendable {
+    /// Limits and options for a ``FeedParser``.
+    public struct Configuration: Sendable, Hashable {
+        /// The largest document accepted, in bytes (default 16 MiB). Larger input fails with `.tooLarge`.
+        public var maxBytes: Int
+        /// The deepest element nesting accepted (default 64). Deeper input fails with `.tooDeep`.
+        public var maxDepth: Int
+        /// Stop after this many items (`nil` = all). XML parsing is aborted as soon as the limit is reached.
+        public var maxItems: Int?
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - maxBytes: The largest document accepted, in bytes.
+        ///   - maxDepth: The deepest element nesting accepted.
+        ///   - maxItems: Stop after this many items; `nil` for no limit.
+        /// - Returns: A configuration.
+        public init(maxBytes: Int = 16 * 1_024 * 1_024, maxDepth: Int = 64, maxItems: Int? = nil) {
+            self.maxBytes = maxBytes
+            self.maxDepth = maxDepth
+            self.maxItems = maxItems
+        }
+    }
+
+    /// The limits in effect.
+    public let configuration: Configuration
+
+    /// Creates a parser.
+    /// - Parameters:
+    ///   - configuration: Limits and options.
+    /// - Returns: A parser.
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+    }
+
+    /// Parses a complete document held in memory.
+    /// - Parameters:
+    ///   - data: The raw bytes, in any supported encoding.
+    ///   - documentURL: The URL the document was fetched from; relative links are resolved against it.
+    ///   - httpCharset: The HTTP `Content-Type` header or its `charset` value; overrides the XML declaration.
+    /// - Returns: The feed and the diagnostics describing any repairs.
+    /// - Throws: ``FeedParsingError`` when the document is too large, not a feed, or unrecoverably malformed.
+    public func parse(_ data: Data, documentURL: URL? = nil, httpCharset: String? = nil) throws -> FeedParseResult {
+        guard data.count <= configuration.maxBytes else {
+            throw FeedParsingError(.tooLarge, "The document has \(data.count) bytes; the limit is \(configuration.maxBytes)")
+        }
+        let decoded = try FeedEncoding.decode(data, httpCharset: httpCharset)
+        var diagnostics = decoded.diagnostics
+        guard let first = decoded.bytes.first else {
+            throw FeedParsingError(.notAFeed, "The document is empty")
+        }
+        var feed: Feed
+        switch first {
+        case UInt8(ascii: "{"):
+            var mapper = FeedJSONMapper(documentURL: documentURL)
+            feed = try mapper.map(Data(decoded.bytes))
+            diagnostics += mapper.diagnostics
+        case UInt8(ascii: "<"):
+            feed = try parseXML(decoded.bytes, documentURL: documentURL, diagnostics: &diagnostics)
+        default:
+            throw FeedParsingError(.notAFeed, "The document is neither XML nor JSON (it starts with byte 0x\(String(first, radix: 16)))")
+        }
+        if let maxItems = configuration.maxItems, feed.items.count > maxItems {
+            feed.items.removeSubrange(maxItems...)
+        }
+        return FeedParseResult(feed: feed, diagnostics: diagnostics, encoding: decoded.encoding)
+    }
+
+    /// Parses a local file.
+    /// - Parameters:
+    ///   - fileURL: The file to read.
+    ///   - documentURL: The URL the file was downloaded from, for resolving relative links (file URLs are not used).
+    /// - Returns: The feed and its diagnostics.
+    /// - Throws: ``FeedParsingError`` with `.io` when the file cannot be read, `.tooLarge` when it exceeds the limit,
+    ///   or any error of ``parse(_:documentURL:httpCharset:)``.
+    public func parse(contentsOf fileURL: URL, documentURL: URL? = nil) throws -> FeedParseResult {
+        let data: Data
+        do {
+            let size = try FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber
+            if let size, size.intValue > configuration.maxBytes {
+                throw FeedParsingError(.tooLarge, "The file has \(size.intValue) bytes; the limit is \(configuration.maxBytes)")
+            }
+            data = try Data(contentsOf: fileURL, options: .mappedIfSafe)
+        } catch let error as FeedParsingError {
+            throw error
+        } catch {
+            throw FeedParsingError(.io, "Cannot read \(fileURL.path): \(error.localizedDescription)", underlying: FeedUnderlyingError(error))
+        }
+        return try parse(data, documentURL: documentURL)
+    }
+
+    func parseXML(_ bytes: [UInt8], documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
+        let repaired = try FeedMarkupRepair.repair(bytes)
+        diagnostics += repaired.diagnostics
+        let parser = XMLParser(data: Data(repaired.bytes))
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        parser.shouldResolveExternalEntities = false
+        let builder = FeedXMLTreeBuilder(documentURL: documentURL, maxDepth: configuration.maxDepth, maxItems: configuration.maxItems)
+        parser.delegate = builder
+        let succeeded = parser.parse()
+        builder.flushText()
+        parser.delegate = nil
+        if builder.exceededDepth {
+            throw FeedParsingError(.tooDeep, "Elements nest deeper than the limit of \(configuration.maxDepth)",
+                                   line: builder.errorLine, column: builder.errorColumn)
+        }
+        if builder.stoppedAtMaxItems {
+            diagnostics.append(FeedDiagnostic(kind: "maxItems", severity: .info,
+                                              message: "Parsing stopped after \(builder.completedItems) items (maxItems)"))
+        }
+        let failed = (builder.failed || !succeeded || parser.parserError != nil) && !builder.stoppedAtMaxItems
+        let underlying = parser.parserError.map { FeedUnderlyingError($0) }
+        guard let root = builder.root else {
+            throw FeedParsingError(.malformedXML, "No root element could be read" + (underlying.map { ": \($0.description)" } ?? ""),
+                                   line: builder.errorLine, column: builder.errorColumn, underlying: underlying)
+        }
+        var mapper = FeedXMLMapper()
+        let feed = try mapper.map(root: root)
+        diagnostics += mapper.diagnostics
+        if failed {
+            let where_ = builder.errorLine.map { " at line \($0), column \(builder.errorColumn ?? 0)" } ?? ""
+            guard builder.completedItems > 0 || builder.completedShallowElements > 0 else {
+                throw FeedParsingError(.malformedXML, "The XML is not well-formed\(where_) and nothing usable precedes the error",
+                                       line: builder.errorLine, column: builder.errorColumn, underlying: underlying)
+            }
+            diagnostics.append(FeedDiagnostic(kind: "malformedXML", severity: .repaired,
+                                              message: "The XML is not well-formed\(where_); kept the \(feed.items.count) items parsed before the error",
+                                              line: builder.errorLine))
+        }
+        return feed
+    }
+}

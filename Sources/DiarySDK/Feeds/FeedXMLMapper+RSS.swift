@@ -1,0 +1,179 @@
+import Foundation
+
+extension FeedXMLMapper {
+    static func isCore(_ node: FeedXMLNode) -> Bool { node.ns == .none || node.ns == .rss }
+
+    /// Maps RSS 0.9x / 1.0 / 2.0: `channel` holds the metadata, items live in the channel (RSS 2.0) or the root (RDF).
+    mutating func mapRSS(channel: FeedXMLNode, itemContainers: [FeedXMLNode], format: FeedFormat, root: FeedXMLNode) -> Feed {
+        var feed = Feed(format: format)
+        feed.language = root.language
+        var itunesAuthor: FeedPerson?
+        var fallbackSummary: String?
+        for child in channel.elements {
+            switch (child.ns, child.localName.lowercased()) {
+            case (.none, "title"), (.rss, "title"), (.dc, "title"):
+                if feed.title == nil { feed.title = FeedText.collapsed(child.text) }
+            case (.none, "link"), (.rss, "link"):
+                if feed.link == nil, let href = url(child.text, child) {
+                    feed.link = href
+                    feed.links.append(FeedLink(href: href))
+                }
+            case (.none, "description"), (.rss, "description"), (.dc, "description"):
+                if let summary = FeedText.trimmed(FeedText.content(of: child)) { feed.summary = summary }
+            case (.itunes, "summary"), (.itunes, "subtitle"):
+                fallbackSummary = fallbackSummary ?? FeedText.trimmed(child.text)
+            case (.none, "language"), (.rss, "language"), (.dc, "language"):
+                if let language = FeedText.trimmed(child.text) { feed.language = language }
+            case (.none, "lastbuilddate"), (.rss, "lastbuilddate"), (.dc, "date"), (.dcterms, "modified"), (.atom10, "updated"):
+                if feed.updated == nil { feed.updated = date(child) }
+            case (.none, "pubdate"), (.rss, "pubdate"), (.dcterms, "issued"), (.dcterms, "created"):
+                if feed.published == nil { feed.published = date(child) }
+            case (.none, "managingeditor"), (.rss, "managingeditor"), (.none, "author"), (.rss, "author"), (.dc, "creator"), (.dc, "author"):
+                if let person = person(fromRSS: child.text) { feed.authors.append(person) }
+            case (.itunes, "author"):
+                itunesAuthor = person(fromRSS: child.text)
+            case (.none, "image"), (.rss, "image"):
+                if feed.imageURL == nil, let imageURL = child.elements.first(where: { Self.isCore($0) && $0.localName == "url" }) {
+                    feed.imageURL = url(imageURL.text, imageURL)
+                }
+            case (.itunes, "image"):
+                if feed.imageURL == nil { feed.imageURL = url(child.attribute("href") ?? child.text, child) }
+            case (.none, "category"), (.rss, "category"), (.dc, "subject"):
+                if let term = FeedText.collapsed(child.text) {
+                    feed.categories.append(FeedCategory(term: term, scheme: child.attribute("domain")))
+                }
+            case (.itunes, "category"):
+                appendITunesCategories(child, into: &feed.categories)
+            case (.atom10, "link"):
+                if let link = atomLink(child) {
+                    feed.links.append(link)
+                    if link.rel == "self", feed.feedURL == nil { feed.feedURL = link.href }
+                    if link.rel == "alternate", feed.link == nil { feed.link = link.href }
+                }
+            default:
+                continue
+            }
+        }
+        if feed.authors.isEmpty, let itunesAuthor { feed.authors.append(itunesAuthor) }
+        if feed.summary == nil { feed.summary = fallbackSummary }
+        var seen = Set<ObjectIdentifier>()
+        for container in itemContainers {
+            for child in container.elements where child.localName == "item" && Self.isCore(child) {
+                guard seen.insert(ObjectIdentifier(child)).inserted else { continue }
+                feed.items.append(mapRSSItem(child))
+            }
+        }
+        return feed
+    }
+
+    private func appendITunesCategories(_ node: FeedXMLNode, into categories: inout [FeedCategory]) {
+        if let term = FeedText.collapsed(node.attribute("text")) {
+            categories.append(FeedCategory(term: term, scheme: "http://www.itunes.com/"))
+        }
+        for child in node.all("category", .itunes) { appendITunesCategories(child, into: &categories) }
+    }
+
+    mutating func mapRSSItem(_ node: FeedXMLNode) -> FeedItem {
+        var item = FeedItem()
+        var guidNode: FeedXMLNode?
+        var itunesAuthor: FeedPerson?
+        var alternate: URL?
+        var fallbackSummary: String?
+        var fallbackTitle: String?
+        for child in node.elements {
+            switch (child.ns, child.localName.lowercased()) {
+            case (.none, "title"), (.rss, "title"), (.dc, "title"):
+                if item.title == nil { item.title = FeedText.collapsed(FeedText.content(of: child)) }
+            case (.none, "link"), (.rss, "link"):
+                if item.link == nil, let href = url(child.text, child) {
+                    item.link = href
+                    item.links.append(FeedLink(href: href))
+                }
+            case (.none, "description"), (.rss, "description"), (.dc, "description"):
+                if item.summary == nil { item.summary = FeedText.trimmed(FeedText.content(of: child)) }
+            case (.itunes, "summary"), (.itunes, "subtitle"):
+                if child.localName == "summary" || fallbackSummary == nil { fallbackSummary = FeedText.trimmed(child.text) }
+            case (.media, "title"):
+                fallbackTitle = fallbackTitle ?? FeedText.collapsed(child.text)
+            case (.none, "fullitem"), (.rss, "fullitem"):
+                if item.content == nil {
+                    item.content = FeedText.trimmed(FeedText.content(of: child))
+                    item.contentType = .html
+                }
+            case (.itunes, "category"):
+                var categories: [FeedCategory] = []
+                appendITunesCategories(child, into: &categories)
+                item.categoryDetails += categories
+                item.categories += categories.map(\.term)
+            case (.content, "encoded"):
+                if item.content == nil {
+                    item.content = FeedText.trimmed(FeedText.content(of: child))
+                    item.contentType = .html
+                }
+            case (.xhtml, "body"), (.xhtml, "div"):
+                if item.content == nil {
+                    item.content = FeedText.trimmed(FeedText.innerMarkup(of: child))
+                    item.contentType = .xhtml
+                }
+            case (.none, "guid"), (.rss, "guid"):
+                guidNode = child
+            case (.none, "pubdate"), (.rss, "pubdate"), (.dcterms, "issued"), (.dcterms, "created"), (.atom10, "published"):
+                if item.published == nil { item.published = date(child) }
+            case (.dc, "date"), (.dcterms, "modified"), (.atom10, "updated"):
+                if item.updated == nil { item.updated = date(child) }
+            case (.none, "author"), (.rss, "author"), (.dc, "creator"), (.dc, "author"):
+                if let person = person(fromRSS: child.text) { item.authors.append(person) }
+            case (.atom10, "author"):
+                if let person = atomPerson(child) { item.authors.append(person) }
+            case (.itunes, "author"):
+                itunesAuthor = person(fromRSS: child.text)
+            case (.none, "category"), (.rss, "category"), (.dc, "subject"):
+                if let term = FeedText.collapsed(child.text) {
+                    item.categories.append(term)
+                    item.categoryDetails.append(FeedCategory(term: term, scheme: child.attribute("domain")))
+                }
+            case (.none, "enclosure"), (.rss, "enclosure"):
+                if let href = url(child.attribute("url"), child) {
+                    item.enclosures.append(FeedEnclosure(url: href, type: FeedText.trimmed(child.attribute("type")),
+                                                         length: int64(child.attribute("length"))))
+                }
+            case (.none, "comments"), (.rss, "comments"):
+                if item.commentsURL == nil { item.commentsURL = url(child.text, child) }
+            case (.atom10, "link"):
+                if let link = atomLink(child) {
+                    item.links.append(link)
+                    if link.rel == "alternate", alternate == nil { alternate = link.href }
+                    if link.rel == "enclosure" {
+                        item.enclosures.append(FeedEnclosure(url: link.href, type: link.type, length: link.length))
+                    }
+                }
+            case (.itunes, "duration"):
+                item.itunesDuration = Self.duration(child.text)
+            case (.itunes, "episode"):
+                item.itunesEpisode = int(child.text)
+            case (.itunes, "explicit"):
+                item.itunesExplicit = Self.explicitFlag(child.text)
+            case (.itunes, "image"):
+                item.itunesImageURL = url(child.attribute("href") ?? child.text, child)
+            default:
+                continue
+            }
+        }
+        media(in: node, into: &item)
+        if item.summary == nil { item.summary = fallbackSummary }
+        if item.title == nil { item.title = fallbackTitle }
+        if item.authors.isEmpty, let itunesAuthor { item.authors.append(itunesAuthor) }
+        if let guidNode, let guid = FeedText.trimmed(guidNode.text) {
+            item.id = guid
+            let permaLink = guidNode.attribute("isPermaLink")?.trimmingCharacters(in: .whitespaces).lowercased() != "false"
+            item.guidIsPermaLink = permaLink
+            if item.link == nil, permaLink, guid.contains("://") || guid.hasPrefix("/") {
+                item.link = url(guid, guidNode)
+            }
+        } else if item.id == nil, let about = node.attribute("about", namespace: "http://www.w3.org/1999/02/22-rdf-syntax-ns#") {
+            item.id = FeedText.trimmed(about)
+        }
+        if item.link == nil { item.link = alternate }
+        return item
+    }
+}

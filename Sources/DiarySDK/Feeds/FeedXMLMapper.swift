@@ -1,0 +1,137 @@
+import Foundation
+
+/// Maps a ``FeedXMLNode`` tree onto the ``Feed`` model. Shared helpers live here; the format-specific
+/// parts are in `FeedXMLMapper+RSS.swift` and `FeedXMLMapper+Atom.swift`.
+struct FeedXMLMapper {
+    var diagnostics: [FeedDiagnostic] = []
+
+    /// Detects the format from the root element and maps the document.
+    mutating func map(root: FeedXMLNode) throws -> Feed {
+        switch (root.localName, root.ns) {
+        case ("rss", .none), ("rss", .rss), ("rss", .other):
+            let version = root.attribute("version")?.trimmingCharacters(in: .whitespaces) ?? ""
+            let format: FeedFormat
+            if version == "0.90" { format = .rss090 } else if version.hasPrefix("0.9") { format = .rss09x } else { format = .rss20 }
+            let channel = root.first("channel", root.ns) ?? root.elements.first { $0.localName == "channel" } ?? root
+            return mapRSS(channel: channel, itemContainers: [channel, root], format: format, root: root)
+        case ("RDF", .rdf), ("RDF", .none), ("RDF", .other):
+            let isRSS090 = root.elements.contains { FeedNamespace.isRSS090($0.namespace) }
+            let channel = root.elements.first { $0.localName == "channel" } ?? root
+            return mapRSS(channel: channel, itemContainers: [root, channel], format: isRSS090 ? .rss090 : .rss10, root: root)
+        case ("channel", .none), ("channel", .rss):
+            return mapRSS(channel: root, itemContainers: [root], format: .rss09x, root: root)
+        case ("feed", .atom10), ("feed", .none):
+            let isOld = root.attribute("version")?.hasPrefix("0.") == true
+            return mapAtom(feedNode: root, format: isOld ? .atom03 : .atom10)
+        case ("feed", .atom03):
+            return mapAtom(feedNode: root, format: .atom03)
+        case ("feed", .other) where root.attribute("version")?.hasPrefix("0.") == true:
+            return mapAtom(feedNode: root, format: .atom03)
+        case ("html", _):
+            throw FeedParsingError(.notAFeed, "The document is an HTML page, not a feed; use FeedDiscovery to find its feeds.", line: root.line)
+        default:
+            throw FeedParsingError(.unsupportedFormat, "Unknown root element <\(root.qualifiedName)> (namespace \"\(root.namespace)\").", line: root.line)
+        }
+    }
+
+    // MARK: - Shared helpers
+
+    mutating func date(_ node: FeedXMLNode?) -> Date? {
+        guard let node else { return nil }
+        let raw = node.text
+        guard let trimmed = FeedText.trimmed(raw) else { return nil }
+        if let date = FeedDateParser.date(from: trimmed) { return date }
+        diagnostics.append(FeedDiagnostic(kind: "invalidDate", severity: .warning,
+                                          message: "Unparseable date \"\(trimmed.prefix(80))\" in <\(node.qualifiedName)>", line: node.line))
+        return nil
+    }
+
+    func url(_ string: String?, _ node: FeedXMLNode) -> URL? {
+        guard let string else { return nil }
+        return FeedURLResolver.resolve(string, against: node.base)
+    }
+
+    func int64(_ string: String?) -> Int64? {
+        guard let string = FeedText.trimmed(string) else { return nil }
+        return Int64(string)
+    }
+
+    func int(_ string: String?) -> Int? {
+        guard let string = FeedText.trimmed(string) else { return nil }
+        return Int(string)
+    }
+
+    /// Parses RSS-style person strings: `mail@host (Name)`, `Name <mail@host>`, `mail@host`, `Name`.
+    func person(fromRSS raw: String) -> FeedPerson? {
+        guard let text = FeedText.collapsed(raw) else { return nil }
+        if let open = text.firstIndex(of: "("), text.hasSuffix(")") {
+            let before = FeedText.trimmed(String(text[..<open]))
+            let inner = FeedText.trimmed(String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
+            if let before, before.contains("@"), !before.contains(" ") { return FeedPerson(name: inner, email: before) }
+            if let inner, inner.contains("@"), !inner.contains(" ") { return FeedPerson(name: before, email: inner) }
+        }
+        if let open = text.firstIndex(of: "<"), text.hasSuffix(">") {
+            let before = FeedText.trimmed(String(text[..<open]))
+            let inner = FeedText.trimmed(String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
+            if let inner, inner.contains("@") { return FeedPerson(name: before, email: inner) }
+        }
+        if text.contains("@"), !text.contains(" ") { return FeedPerson(name: nil, email: text) }
+        return FeedPerson(name: text)
+    }
+
+    /// Maps Media RSS elements found directly under `node` or inside its `media:group` children.
+    func media(in node: FeedXMLNode, into item: inout FeedItem) {
+        for child in node.elements where child.ns == .media {
+            switch child.localName {
+            case "group":
+                media(in: child, into: &item)
+            case "content":
+                if let href = url(child.attribute("url"), child) {
+                    item.media.append(FeedMedia(url: href, type: child.attribute("type"), medium: child.attribute("medium"),
+                                                width: int(child.attribute("width")), height: int(child.attribute("height"))))
+                }
+                media(in: child, into: &item)
+            case "thumbnail":
+                if let href = url(child.attribute("url"), child) {
+                    let thumb = FeedMedia(url: href, type: nil, medium: "image",
+                                          width: int(child.attribute("width")), height: int(child.attribute("height")))
+                    if !item.thumbnails.contains(thumb) { item.thumbnails.append(thumb) }
+                }
+            case "category":
+                if let term = FeedText.collapsed(child.text) {
+                    item.categories.append(term)
+                    item.categoryDetails.append(FeedCategory(term: term, scheme: child.attribute("scheme"), label: child.attribute("label")))
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Converts `itunes:duration` (`SS`, `MM:SS`, `HH:MM:SS`, fractional seconds allowed) to seconds.
+    static func duration(_ raw: String?) -> TimeInterval? {
+        guard let raw = FeedText.trimmed(raw) else { return nil }
+        let parts = raw.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 3 else { return nil }
+        var total = 0.0
+        for part in parts {
+            guard let value = Double(part.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
+            total = total * 60 + value
+        }
+        return total
+    }
+
+    static func explicitFlag(_ raw: String?) -> Bool? {
+        switch FeedText.trimmed(raw)?.lowercased() {
+        case "yes", "true", "explicit": return true
+        case "no", "false", "clean": return false
+        default: return nil
+        }
+    }
+}
+
+extension FeedNamespace {
+    static func isRSS090(_ uri: String) -> Bool {
+        uri.lowercased().hasPrefix("http://my.netscape.com/rdf/simple/0.9")
+    }
+}

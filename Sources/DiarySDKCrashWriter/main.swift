@@ -1,0 +1,1 @@
+// Filled by the file-store work: the crash-test writer process.

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import DiarySDK
+
+@Suite("FeedDateParser")
+struct FeedDateParserTests {
+    /// Inputs where this parser deliberately differs from feedparser's expectation (documented in docs/FEEDS.md).
+    static let deliberateDifferences: Set<String> = []
+
+    @Test("every dates.json case yields the expected UTC instant or nil")
+    func datesJSONCases() throws {
+        let root = try FeedFixtures.json("dates.json")
+        var cases: [(input: String, expected: [Int]?)] = []
+        for raw in root["unit_cases"] as? [[String: Any]] ?? [] {
+            let input = raw["input"] as? String ?? ""
+            if raw["expect_reject"] as? Bool == true { cases.append((input, nil)); continue }
+            let utc = (raw["expected"] as? [String: Any])?["utc"] as? [Int]
+            cases.append((input, utc))
+        }
+        for raw in root["feed_element_cases"] as? [[String: Any]] ?? [] {
+            cases.append((raw["input"] as? String ?? "", raw["expected_utc"] as? [Int]))
+        }
+        #expect(cases.count >= 50)
+        var passed = 0
+        var failures: [String] = []
+        for c in cases {
+            let got = FeedDateParser.date(from: c.input)
+            let ok: Bool
+            if let e = c.expected, e.count >= 6 {
+                ok = got?.timeIntervalSince1970 == FeedFixtures.epochSeconds(e[0], e[1], e[2], e[3], e[4], e[5])
+            } else {
+                ok = got == nil
+            }
+            if ok { passed += 1 } else if !Self.deliberateDifferences.contains(c.input) {
+                failures.append("\(c.input.debugDescription) -> \(got.map { "\($0)" } ?? "nil"), expected \(c.expected.map { "\($0)" } ?? "reject")")
+            }
+        }
+        let rate = Double(passed) / Double(cases.count)
+        print("dates.json pass rate: \(passed)/\(cases.count) = \(String(format: "%.1f", rate * 100))%")
+        #expect(failures.isEmpty, "unexpected date failures:\n\(failures.joined(separator: "\n"))")
+        #expect(rate >= 1.0)
+    }
+
+    static let extraCases: [(String, [Int]?)] = [
+        ("Sat, 07 Sep 2002 00:00:01 GMT", [2002, 9, 7, 0, 0, 1]),
+        ("07 Sep 2002 00:00 +0000", [2002, 9, 7, 0, 0, 0]),
+        ("Sat, 7 Sep 02 09:00:01 KST", [2002, 9, 7, 0, 0, 1]),
+        ("Tue, 10 Jun 2003 09:41:01 UTC", [2003, 6, 10, 9, 41, 1]),
+        ("Tue, 10 Jun 2003 04:41:01 EST", [2003, 6, 10, 9, 41, 1]),
+        ("Tue, 10 Jun 2003 01:41:01 PST", [2003, 6, 10, 9, 41, 1]),
+        ("Tue, 10 Jun 2003 09:41:01 Z", [2003, 6, 10, 9, 41, 1]),
+        ("Tue, 10 Jun 2003 08:41:01 A", [2003, 6, 10, 9, 41, 1]),
+        ("Tue, 10 Jun 2003 10:41:01 N", [2003, 6, 10, 9, 41, 1]),
+        ("Tue, 10 Jun 2003 11:41:01 +02:00", [2003, 6, 10, 9, 41, 1]),
+        ("10 June 2003 9:41 pm GMT", [2003, 6, 10, 21, 41, 0]),
+        ("Tue, 10 Jun 2003 11:41:01 GMT+0200", [2003, 6, 10, 9, 41, 1]),
+        ("Tue, 10 Jun 2003 11:41:01 +0200 (CEST)", [2003, 6, 10, 9, 41, 1]),
+        ("2003-06-10T09:41:01.123456Z", [2003, 6, 10, 9, 41, 1]),
+        ("2003-06-10T09:41Z", [2003, 6, 10, 9, 41, 0]),
+        ("2003-06-10t18:41:01+09:00", [2003, 6, 10, 9, 41, 1]),
+        ("2003-06-10", [2003, 6, 10, 0, 0, 0]),
+        ("20030610", [2003, 6, 10, 0, 0, 0]),
+        ("2004-060", [2004, 2, 29, 0, 0, 0]),
+        ("2004-05-25 오전 12:23:17", [2004, 5, 24, 15, 23, 17]),
+        ("2004년 5월 28일 1:31:15", [2004, 5, 27, 16, 31, 15]),
+        ("Mon Jan  5 16:29:06 2004", [2004, 1, 5, 16, 29, 6]),
+        ("2020/1/10 14:33:00", [2020, 1, 10, 14, 33, 0]),
+        ("  Thu, 01 Jan 2004 19:48:21 GMT\n", [2004, 1, 1, 19, 48, 21]),
+        ("Fri, 30 Feb 2004 10:00:00 GMT", nil),
+        ("2003-13-01", nil),
+        ("2003-02-29", nil),
+        ("Tue, 10 Jun 2003 09:41:01 XYZ", nil),
+        ("yesterday", nil),
+        ("12:30", nil),
+        ("10 Jun", nil),
+        ("2003-06-10T09:41:01+2500", nil),
+        ("\u{0}\u{1}\u{FFFF}", nil),
+    ]
+
+    @Test("additional real-world date forms parse to the right instant; impossible dates are rejected")
+    func additionalForms() {
+        for (input, expected) in Self.extraCases {
+            let got = FeedDateParser.date(from: input)
+            if let e = expected {
+                let want = FeedFixtures.epochSeconds(e[0], e[1], e[2], e[3], e[4], e[5])
+                #expect(got.map { $0.timeIntervalSince1970.rounded(.down) } == want, "\(input.debugDescription)")
+            } else {
+                #expect(got == nil, "\(input.debugDescription) should be rejected, got \(String(describing: got))")
+            }
+        }
+    }
+
+    @Test("fractional seconds are kept")
+    func fractionalSeconds() throws {
+        let date = try #require(FeedDateParser.date(from: "1970-01-01T00:00:01.25Z"))
+        #expect(date.timeIntervalSince1970 == 1.25)
+    }
+
+    @Test("the scanner is fast: 60k mixed dates well under a second")
+    func throughput() {
+        let inputs = ["Thu, 01 Jan 2004 19:48:21 GMT", "2003-12-31T10:14:55.123-08:00", "Sun Jan  4 16:29:06 2004", "2004-05-25 오후 11:23:17"]
+        let start = Date()
+        var parsed = 0
+        for i in 0..<60_000 where FeedDateParser.date(from: inputs[i % 4]) != nil { parsed += 1 }
+        let elapsed = Date().timeIntervalSince(start)
+        print("FeedDateParser: 60000 dates in \(String(format: "%.3f", elapsed)) s")
+        #expect(parsed == 60_000)
+        #expect(elapsed < 10.0)
+    }
+}
