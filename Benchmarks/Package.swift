@@ -7,7 +7,7 @@ let package = Package(
     name: "DiarySDKBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(path: ".."),
+        .package(name: "DiarySDK", path: ".."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [

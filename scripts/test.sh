@@ -9,3 +9,6 @@ swift build --build-tests
 
 echo "==> Running the SDK tests"
 swift test
+
+echo "==> Running the example programs' tests"
+swift test --package-path Examples
