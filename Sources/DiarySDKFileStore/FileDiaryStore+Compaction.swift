@@ -1,0 +1,74 @@
+import DiarySDK
+import Foundation
+
+extension FileDiaryStore {
+    /// A compaction in progress: the state as of the switch to a new journal generation.
+    struct Compaction {
+        var generation: Int
+        var database: DiaryDatabase
+    }
+
+    /// The journal size that triggers a compaction: the larger of the configured minimum and the last snapshot's
+    /// size, so the work of writing a snapshot is spread over at least as many journal bytes (amortised O(1) per
+    /// write).
+    func compactionThreshold(_ state: State) -> Int {
+        max(minimumCompactionBytes, state.snapshotBytes)
+    }
+
+    /// When the journal has outgrown its threshold: starts journal generation `n + 1` (created and made durable
+    /// first, so every later write lands in it) and hands a copy of the database, as of the end of journal `n`, to
+    /// the background compaction. Called under the lock, after a successful write.
+    func startCompactionIfDue(_ state: inout State, force: Bool = false) -> Compaction? {
+        guard !state.isCompacting, force || state.journal.length >= compactionThreshold(state) else { return nil }
+        let next = state.journal.generation + 1
+        let path = directory + "/" + StoreFiles.journalName(next)
+        let descriptor: Int32
+        do {
+            try io.createEmptyFile(path)
+            descriptor = try io.openFile(path, create: false)
+        } catch {
+            // Not fatal: the current journal keeps growing and the next write tries again.
+            try? io.removeFile(path)
+            return nil
+        }
+        io.close(state.journal.descriptor)
+        state.journal = Journal(generation: next, path: path, descriptor: descriptor, length: 0)
+        state.isCompacting = true
+        return Compaction(generation: next, database: state.database)
+    }
+
+    /// Writes snapshot `n + 1` (temporary file, `fsync`, rename, `fsync` of the directory), then removes the older
+    /// generations. Runs on the compaction queue, off the write path. On failure nothing is removed: the older
+    /// snapshot and both journals still describe the store, and the next threshold tries again.
+    func compact(_ compaction: Compaction) {
+        var written: Int?
+        do {
+            let data = try SnapshotFormat.encode(compaction.database.allRecords, generation: compaction.generation)
+            try io.writeAtomically(data, to: directory + "/" + StoreFiles.snapshotName(compaction.generation))
+            written = data.count
+            let names = try io.listDirectory(directory)
+            try Self.removeGenerations(below: compaction.generation, in: directory, names: names, io: io)
+        } catch {
+            // The older generation stays; see above.
+        }
+        state.withLock { state in
+            state.isCompacting = false
+            if let written { state.snapshotBytes = written }
+        }
+    }
+
+    /// Compacts now, whatever the journal's size, and waits for it: for tests and after bulk imports.
+    func compactNow() async throws {
+        let compaction: Compaction = try await run(on: writeQueue) {
+            try self.state.withLock { state in
+                guard !state.isClosed else { throw self.closedError }
+                guard !state.isCompacting else { throw DiaryError(.conflict, "a compaction is already running") }
+                guard let compaction = self.startCompactionIfDue(&state, force: true) else {
+                    throw DiaryError(.unavailable, "the store at \(self.directory) could not start a new journal")
+                }
+                return compaction
+            }
+        }
+        _ = try await run(on: compactionQueue) { self.compact(compaction) }
+    }
+}

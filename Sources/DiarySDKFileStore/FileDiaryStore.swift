@@ -1,0 +1,231 @@
+import DiarySDK
+import Foundation
+
+/// The file-backed ``DiaryStore``: one database in memory behind a lock, made durable by a write-ahead journal
+/// that each transaction appends to and `fsync`s before it returns, and compacted into snapshot files in the
+/// background. docs/FileStoreFormat.md describes the files.
+///
+/// Writes run one at a time on a serial dispatch queue, so blocking file I/O stays off Swift's cooperative pool.
+/// The lock is held from the transaction's first change to the end of its `fsync`: readers never see a change
+/// that is not yet durable, and wait at most one `fsync`.
+final class FileDiaryStore: DiaryStore {
+    /// The journal being appended to.
+    final class Journal {
+        let generation: Int
+        let path: String
+        let descriptor: Int32
+        var length: Int
+
+        init(generation: Int, path: String, descriptor: Int32, length: Int) {
+            self.generation = generation
+            self.path = path
+            self.descriptor = descriptor
+            self.length = length
+        }
+    }
+
+    struct State {
+        var database: DiaryDatabase
+        var journal: Journal
+        var sequence: UInt64
+        var snapshotBytes: Int
+        var encoder = JSONEncoder.diary()
+        var isCompacting = false
+        var isClosed = false
+        var failure: DiaryError?
+    }
+
+    let directory: String
+    let io: any FileIO
+    let minimumCompactionBytes: Int
+    let report: FileStoreOpenReport
+    let state: Locked<State>
+    private let lockDescriptor: Int32
+    let writeQueue = DispatchQueue(label: "DiarySDKFileStore.writes")
+    let compactionQueue = DispatchQueue(label: "DiarySDKFileStore.compaction", qos: .utility)
+    private let hub = ChangeHub()
+
+    /// Opens (or creates) the store in a directory: lock, migrate, load, recover. See ``open(directory:io:now:)``.
+    init(directory: String, io: any FileIO, minimumCompactionBytes: Int, now: Date) throws {
+        let opened = try Self.open(directory: directory, io: io, now: now)
+        self.directory = directory
+        self.io = io
+        self.minimumCompactionBytes = minimumCompactionBytes
+        self.report = opened.report
+        self.lockDescriptor = opened.lockDescriptor
+        self.state = Locked(opened.state)
+    }
+
+    deinit {
+        let descriptor = state.withLock { state -> Int32? in
+            guard !state.isClosed else { return nil }
+            state.isClosed = true
+            return state.journal.descriptor
+        }
+        if let descriptor {
+            io.close(descriptor)
+            io.close(lockDescriptor)
+        }
+    }
+
+    var closedError: DiaryError { DiaryError(.unavailable, "the file store at \(directory) is closed") }
+
+    func attachmentPath(_ id: Attachment.ID) -> String {
+        directory + "/" + StoreFiles.attachments + "/" + id.description
+    }
+
+    // MARK: - DiaryStore
+
+    func read<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (DiaryDatabase) throws -> Result
+    ) async throws -> Result {
+        try state.withLock { state in
+            guard !state.isClosed else { throw closedError }
+            return try body(state.database)
+        }
+    }
+
+    func write<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (inout DiaryTransaction) throws -> Result
+    ) async throws -> Result {
+        try Task.checkCancellation()
+        return try await withoutActuallyEscaping(body) { body in
+            try await run(on: writeQueue) { try self.performWrite(body) }
+        }
+    }
+
+    func saveBlob(_ data: Data, for id: Attachment.ID) async throws {
+        try await run(on: writeQueue) {
+            guard !self.state.withLock({ $0.isClosed }) else { throw self.closedError }
+            do {
+                try self.io.writeAtomically(data, to: self.attachmentPath(id))
+            } catch let error as FileIOError {
+                throw error.diaryError
+            }
+        }
+    }
+
+    func blob(for id: Attachment.ID) async throws -> Data {
+        do {
+            guard let data = try io.readFile(attachmentPath(id)) else {
+                throw DiaryError.notFound("attachment \(id)")
+            }
+            return data
+        } catch let error as FileIOError {
+            throw error.diaryError
+        }
+    }
+
+    func committedChanges() -> AsyncStream<[StoreMutation]> {
+        hub.subscribe()
+    }
+
+    // MARK: - Writing
+
+    /// Runs one transaction: applies it in memory, appends its journal record and `fsync`s, all under the lock;
+    /// rolls back in memory and cuts the journal back when the append fails.
+    private func performWrite<Result>(_ body: (inout DiaryTransaction) throws -> Result) throws -> Result {
+        let (result, removedBlobs, compaction) = try state.withLock { state in
+            guard !state.isClosed else { throw closedError }
+            if let failure = state.failure { throw failure }
+            let journal = state.journal
+            let encoder = state.encoder
+            let sequence = state.sequence + 1
+            var poisoned: DiaryError?
+            defer { if let poisoned { state.failure = poisoned } }
+            let outcome = try DiaryTransaction.run(on: &state.database, body) { transaction in
+                guard !transaction.mutations.isEmpty else { return }
+                let record = JournalTransaction(sequence: sequence, mutations: transaction.mutations)
+                try append(record, to: journal, encoder: encoder, poisoned: &poisoned)
+            }
+            if !outcome.mutations.isEmpty { state.sequence = sequence }
+            hub.publish(outcome.mutations)
+            return (outcome.result, outcome.removedBlobs, startCompactionIfDue(&state))
+        }
+        for id in removedBlobs { try? io.removeFile(attachmentPath(id)) }
+        if let compaction { compactionQueue.async { self.compact(compaction) } }
+        return result
+    }
+
+    private func append(
+        _ transaction: JournalTransaction, to journal: Journal, encoder: JSONEncoder, poisoned: inout DiaryError?
+    ) throws {
+        let payload: Data
+        do {
+            payload = try encoder.encode(transaction)
+        } catch {
+            throw DiaryError(.server, "a change could not be encoded for the journal", underlying: error)
+        }
+        let record = JournalFormat.frame(payload)
+        do {
+            try record.withUnsafeBytes { try io.write(journal.descriptor, $0, at: journal.length, path: journal.path) }
+            try io.sync(journal.descriptor, path: journal.path)
+        } catch {
+            let failure = (error as? FileIOError)?.diaryError ?? DiaryError(.unavailable, "\(error)", underlying: error)
+            do {
+                try io.truncate(journal.descriptor, to: journal.length, path: journal.path)
+                try io.sync(journal.descriptor, path: journal.path)
+            } catch {
+                poisoned = DiaryError(
+                    .unavailable,
+                    "the journal \(journal.path) could not be restored after a failed write; close and reopen the store",
+                    underlying: failure)
+            }
+            throw failure
+        }
+        journal.length += record.count
+    }
+
+    // MARK: - Queues
+
+    /// Runs blocking work on a dispatch queue and waits for it without holding a cooperative thread.
+    ///
+    /// The work closure is released on the queue before the caller resumes, so callers may pass a closure made
+    /// escapable with `withoutActuallyEscaping`.
+    func run<T>(on queue: DispatchQueue, _ work: @escaping () throws -> T) async throws -> T {
+        let job = QueuedJob(work)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
+            queue.async {
+                let outcome = job.runOnce()
+                continuation.resume(with: outcome)
+            }
+        }.value
+    }
+
+    /// Closes the store: waits for running writes and compaction, closes the journal, releases the lock and ends
+    /// every change stream.
+    func close() async throws {
+        let descriptor: Int32 = try await run(on: writeQueue) {
+            try self.state.withLock { state in
+                guard !state.isClosed else { throw self.closedError }
+                state.isClosed = true
+                return state.journal.descriptor
+            }
+        }
+        _ = try await run(on: compactionQueue) {}
+        io.close(descriptor)
+        io.close(lockDescriptor)
+        hub.finish()
+    }
+}
+
+/// A closure run once on a dispatch queue, then released before its caller resumes.
+final class QueuedJob<T>: @unchecked Sendable {
+    private var work: (() throws -> T)?
+
+    init(_ work: @escaping () throws -> T) {
+        self.work = work
+    }
+
+    func runOnce() -> Swift.Result<UncheckedBox<T>, any Error> {
+        guard let work else { return .failure(CancellationError()) }
+        self.work = nil
+        return Swift.Result { UncheckedBox(try work()) }
+    }
+}
+
+/// Carries a value across a dispatch queue hop whose ordering already makes it safe.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,129 @@
+import DiarySDK
+import Foundation
+
+/// A complete backend that keeps its data as JSON files in a directory: the embedded default for apps that work
+/// offline, the example programs and the reference server.
+///
+/// Every write is durable when it returns (a write-ahead journal, `fsync`ed), survives `kill -9` and power loss,
+/// and costs the same however large the store is; snapshots are compacted in the background. Attachments are files
+/// named by UUID in `attachments/`. One process at a time may open a directory (a file lock); within a process
+/// any number of tasks may use it. docs/FileStoreFormat.md documents the files.
+///
+/// ```swift
+/// let backend = try FileStoreBackend(configuration: .init(directory: FileStoreBackend.defaultDirectory))
+/// let sdk = backend.repositories
+/// _ = try await sdk.accounts.restoreSession()
+/// try await sdk.diaries.write(DiaryDraft(body: "Learned how fsync works today."))
+/// try await backend.close()
+/// ```
+public final class FileStoreBackend: Sendable {
+    /// Where and how the backend stores its data.
+    public struct Configuration: Sendable {
+        /// The directory holding the store; created when missing.
+        public var directory: URL
+        /// Clock, ids and default time zone.
+        public var environment: DiaryEnvironment
+        /// Engine settings.
+        public var engine: DiaryEngine.Configuration
+        /// The smallest journal size, in bytes, that triggers a compaction into a new snapshot. The journal may
+        /// grow to the size of the last snapshot before compacting, whichever is larger.
+        public var minimumCompactionBytes: Int
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - directory: The store's directory; ``FileStoreBackend/defaultDirectory`` for the per-user default.
+        ///   - clock: The clock; the system clock by default.
+        ///   - ids: The id generator; random by default.
+        ///   - defaultTimeZone: The zone for users without one; the device's by default.
+        ///   - engine: Engine settings (100,000 PBKDF2 iterations by default).
+        ///   - minimumCompactionBytes: The journal size that triggers compaction; 4 MiB by default.
+        public init(
+            directory: URL, clock: any DiaryClock = SystemClock(), ids: any IDGenerator = RandomIDGenerator(),
+            defaultTimeZone: TimeZone = .current, engine: DiaryEngine.Configuration = .init(),
+            minimumCompactionBytes: Int = 4 << 20
+        ) {
+            self.directory = directory
+            self.environment = DiaryEnvironment(clock: clock, ids: ids, defaultTimeZone: defaultTimeZone)
+            self.engine = engine
+            self.minimumCompactionBytes = minimumCompactionBytes
+        }
+    }
+
+    /// The configuration it was opened with.
+    public let configuration: Configuration
+    let store: FileDiaryStore
+    private let defaultSessionStore: any SessionStore
+    private let defaultRepositories = Locked<DiaryRepositories?>(nil)
+
+    /// Opens the store in the configured directory, creating it when empty, migrating it when it was written by an
+    /// older version, and recovering from a crash (see ``openReport``).
+    /// - Parameters:
+    ///   - configuration: The directory, clock, ids and engine settings.
+    ///   - sessionStore: Where ``repositories``' session is kept; `session.json` in the directory by default.
+    /// - Throws: ``DiaryError``: `.conflict` when another process has the store open; `.storageCorrupted` when a
+    ///   file fails its checks (the message names the file and byte offset) or the store was written by a newer
+    ///   version; `.unavailable` when the directory cannot be created, read or written (the message has the
+    ///   system's reason). Nothing is deleted or rewritten to recover from these.
+    public convenience init(configuration: Configuration, sessionStore: (any SessionStore)? = nil) throws {
+        try self.init(configuration: configuration, sessionStore: sessionStore, io: POSIXFileIO())
+    }
+
+    /// Opens the store with a given file-I/O implementation (tests inject failures through it).
+    init(configuration: Configuration, sessionStore: (any SessionStore)?, io: any FileIO) throws {
+        self.configuration = configuration
+        let directory = configuration.directory.standardizedFileURL.path
+        self.store = try FileDiaryStore(
+            directory: directory, io: io, minimumCompactionBytes: max(1, configuration.minimumCompactionBytes),
+            now: configuration.environment.clock.now())
+        self.defaultSessionStore =
+            sessionStore
+            ?? FileSessionStore(fileURL: configuration.directory.appendingPathComponent(StoreFiles.session))
+    }
+
+    /// What opening found and did: a torn journal tail cut off, migrations run, orphan files removed.
+    public var openReport: FileStoreOpenReport { store.report }
+
+    /// The app's repositories: one signed-out device whose session lives in the backend's session store.
+    public var repositories: DiaryRepositories {
+        defaultRepositories.withLock { cached in
+            if let cached { return cached }
+            let made = makeRepositories(sessionStore: defaultSessionStore)
+            cached = made
+            return made
+        }
+    }
+
+    /// A new, signed-out device sharing this backend's data.
+    /// - Parameter sessionStore: Where the device keeps its session; in memory by default.
+    /// - Returns: The device's repositories.
+    public func makeRepositories(sessionStore: any SessionStore = InMemorySessionStore()) -> DiaryRepositories {
+        DiaryEngine(
+            store: store, environment: configuration.environment, configuration: configuration.engine,
+            principal: .session(SessionContext(store: sessionStore))
+        ).repositories
+    }
+
+    /// Repositories that act as one user, with no session to manage: what a server does per request.
+    /// - Parameter userID: The user.
+    /// - Returns: Repositories bound to that user.
+    public func repositories(signedInAs userID: User.ID) -> DiaryRepositories {
+        engine(actingAs: userID).repositories
+    }
+
+    /// The engine acting as one user, or signed out when `userID` is `nil`: what a server uses to run a request,
+    /// including ``DiaryEngine/createAccount(_:)`` and ``DiaryEngine/authenticate(_:)`` before anyone is signed in.
+    /// - Parameter userID: The user, or `nil`.
+    /// - Returns: The engine.
+    public func engine(actingAs userID: User.ID?) -> DiaryEngine {
+        DiaryEngine(
+            store: store, environment: configuration.environment, configuration: configuration.engine,
+            principal: userID.map { .fixed($0) } ?? .session(SessionContext(store: InMemorySessionStore())))
+    }
+
+    /// Waits for running writes and compaction, then closes the files and releases the directory's lock, so
+    /// another process may open it. Change streams end. Every later call throws `.unavailable`.
+    /// - Throws: ``DiaryError`` `.unavailable` when the backend is already closed.
+    public func close() async throws {
+        try await store.close()
+    }
+}
