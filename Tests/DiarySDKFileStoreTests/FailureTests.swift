@@ -1,0 +1,88 @@
+import DiarySDK
+import Foundation
+import Testing
+
+@testable import DiarySDKFileStore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("File store write failures")
+struct FailureTests {
+    /// A failed journal append or fsync: the write throws `.unavailable` with the system's reason, and neither the
+    /// memory nor the files (after a reopen) hold any of it; later writes work again.
+    @Test(arguments: [FailingFileIO.Operation.write, .sync])
+    func aFailedJournalWriteLeavesTheStoreAsItWas(_ operation: FailingFileIO.Operation) async throws {
+        let directory = TestDirectory("enospc")
+        defer { directory.remove() }
+        let io = FailingFileIO()
+        let backend = try directory.open(io: io)
+        let (_, sdk) = try await backend.signUp("alice")
+        _ = try await sdk.diaries.write(DiaryDraft(body: "before"))
+        let before = backend.allRecords
+        let journalBefore = try Data(contentsOf: directory.file("journal-1.log"))
+
+        io.fail(operation, on: "journal-", with: operation == .write ? ENOSPC : EIO, times: 1)
+        do {
+            _ = try await sdk.diaries.write(DiaryDraft(body: "lost"))
+            Issue.record("the write should have failed")
+        } catch let error as DiaryError {
+            #expect(error.code == .unavailable)
+            #expect(error.message.contains(operation == .write ? "No space left" : "Input/output error"))
+            #expect(error.message.contains("journal-1.log"))
+        }
+        #expect(backend.allRecords == before)
+        #expect(try Data(contentsOf: directory.file("journal-1.log")) == journalBefore)
+
+        let after = try await sdk.diaries.write(DiaryDraft(body: "after"))
+        let expected = backend.allRecords
+        try await backend.close()
+
+        let reopened = try directory.open()
+        #expect(reopened.allRecords == expected)
+        let bodies = reopened.allRecords.compactMap { if case .diary(let diary) = $0 { diary.body } else { nil } }
+        #expect(bodies.sorted() == ["after", "before"])
+        #expect(reopened.allRecords.contains(.diary(after)))
+        try await reopened.close()
+    }
+
+    @Test func aJournalThatCannotBeRestoredAfterAFailureStopsFurtherWrites() async throws {
+        let directory = TestDirectory("poisoned")
+        defer { directory.remove() }
+        let io = FailingFileIO()
+        let backend = try directory.open(io: io)
+        let (_, sdk) = try await backend.signUp("alice")
+        let before = backend.allRecords
+        io.fail(.sync, on: "journal-", with: EIO)
+        await #expect(throws: DiaryError.self) { _ = try await sdk.diaries.write(DiaryDraft(body: "lost")) }
+        io.heal()
+        do {
+            _ = try await sdk.diaries.write(DiaryDraft(body: "refused"))
+            Issue.record("writes should be refused until the store is reopened")
+        } catch let error as DiaryError {
+            #expect(error.code == .unavailable)
+            #expect(error.message.contains("reopen"))
+        }
+        #expect(backend.allRecords == before)
+        try await backend.close()
+    }
+
+    @Test func aFullDiskWhileSavingAnAttachmentFailsTheUploadAndLeavesNoFile() async throws {
+        let directory = TestDirectory("blob")
+        defer { directory.remove() }
+        let io = FailingFileIO()
+        let backend = try directory.open(io: io)
+        let (_, sdk) = try await backend.signUp("alice")
+        let before = backend.allRecords
+        io.fail(.write, on: "/attachments/", with: ENOSPC)
+        await #expect(throws: DiaryError.self) {
+            _ = try await sdk.attachments.upload(AttachmentUpload(data: tinyPNG, contentType: "image/png"))
+        }
+        #expect(backend.allRecords == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("attachments").path).isEmpty)
+        try await backend.close()
+    }
+}
