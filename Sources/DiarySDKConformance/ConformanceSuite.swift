@@ -23,5 +23,5 @@ public enum ConformanceSuite {
     public static let checks: [ConformanceCheck] =
         accountChecks + profileChecks + attachmentChecks + diaryChecks + calendarChecks + bookChecks + commentChecks
         + postChecks + pagingChecks + blockingChecks + anonymityChecks + socialChecks + notificationChecks + blogChecks
-        + changeChecks + authorizationChecks
+        + changeChecks + authorizationChecks + blogSyncChecks
 }
