@@ -61,3 +61,21 @@ struct TransactionTests {
                 == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc")
     }
 }
+
+@Suite("Password hashing")
+struct PasswordHashingTests {
+    @Test func pbkdf2MatchesRFC7914AtManyIterations() {
+        // RFC 7914 section 11: PBKDF2-HMAC-SHA256, P = "Password", S = "NaCl", c = 80000, first 32 bytes.
+        #expect(
+            SHA256.hex(SHA256.pbkdf2(password: Array("Password".utf8), salt: Array("NaCl".utf8), iterations: 80_000))
+                == "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56")
+    }
+
+    @Test func longKeysAreHashedFirst() {
+        // RFC 4231 test case 6: a 131-byte key.
+        let key = [UInt8](repeating: 0xaa, count: 131)
+        #expect(
+            SHA256.hex(SHA256.hmac(key: key, message: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)))
+                == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    }
+}
