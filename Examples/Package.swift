@@ -11,6 +11,43 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     ],
     targets: [
+        .executableTarget(
+            name: "diary",
+            dependencies: [
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+                .product(name: "DiarySDKHTTP", package: "DiarySDK"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            resources: [.copy("Resources")]
+        ),
+        .executableTarget(name: "QuickStart", dependencies: [
+            .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+        ]),
+        .executableTarget(name: "ChoosingABackend", dependencies: [
+            .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+            .product(name: "DiarySDKInMemory", package: "DiarySDK"),
+        ]),
+        .executableTarget(name: "FeedPaging", dependencies: [
+            .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKInMemory", package: "DiarySDK"),
+        ]),
+        .executableTarget(name: "LiveChanges", dependencies: [
+            .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKInMemory", package: "DiarySDK"),
+        ]),
+        .testTarget(
+            name: "ExampleProgramTests",
+            dependencies: ["diary", "QuickStart", "ChoosingABackend", "FeedPaging", "LiveChanges"]
+        ),
+        // A custom backend (a metering decorator) and the conformance suite run on it.
+        .target(name: "MeteredBackend", dependencies: [.product(name: "DiarySDK", package: "DiarySDK")]),
+        .testTarget(
+            name: "MeteredBackendTests",
+            dependencies: [
+                "MeteredBackend",
+                .product(name: "DiarySDKInMemory", package: "DiarySDK"),
+                .product(name: "DiarySDKConformance", package: "DiarySDK"),
+            ]
+        ),
         // An app feature (a mood-calendar screen's view model) and its unit tests on the in-memory fake.
         .target(name: "MoodDiaryFeature", dependencies: [.product(name: "DiarySDK", package: "DiarySDK")]),
         .testTarget(
