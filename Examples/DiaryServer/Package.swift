@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The reference server for DiarySDK's HTTP backend: it implements docs/openapi.yaml by running the SDK's own engine
+// over the file store, so every rule the server enforces is the rule every other backend enforces.
+let package = Package(
+    name: "DiaryServer",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "DiarySDK", path: "../.."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "DiaryServer",
+            dependencies: [
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "DiarySDKInMemory", package: "DiarySDK"),
+                .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

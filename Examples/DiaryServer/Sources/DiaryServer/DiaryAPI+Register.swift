@@ -1,0 +1,15 @@
+import Hummingbird
+
+extension DiaryAPI {
+    /// Registers every route of docs/openapi.yaml (and the test routes in test mode).
+    func registerAll(_ router: Router<DiaryRequestContext>) {
+        registerAccounts(router)
+        registerDiaries(router)
+        registerPosts(router)
+        registerSocial(router)
+        registerBlogs(router)
+        registerAttachments(router)
+        registerChanges(router)
+        registerTesting(router)
+    }
+}

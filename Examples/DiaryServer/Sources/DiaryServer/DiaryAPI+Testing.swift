@@ -1,0 +1,47 @@
+import DiarySDK
+import Foundation
+import Hummingbird
+
+/// The body of `POST /v1/_test/clock`.
+struct ClockBody: Codable, Sendable {
+    var now: Date
+}
+
+extension DiaryAPI {
+    /// Test-mode routes: worlds, the data clock, faults and counters. Never registered outside `--test-mode`.
+    func registerTesting(_ router: Router<DiaryRequestContext>) {
+        guard options.testMode else { return }
+        let registry = self.registry
+        route(router, .post, "/v1/_test/worlds", auth: false) { _ in
+            try .created(Wrapped(value: try registry.create().id))
+        }
+        route(router, .delete, "/v1/_test/worlds/:worldID", auth: false) { call in
+            registry.remove(call.context.parameters.get("worldID") ?? "")
+            return .noContent
+        }
+        route(router, .post, "/v1/_test/clock", auth: false) { call in
+            guard let clock = call.world.manualClock else { throw DiaryError(.forbidden, "this world has no test clock") }
+            clock.set(try call.decode(ClockBody.self).now)
+            return .noContent
+        }
+        route(router, .post, "/v1/_test/faults", auth: false) { call in
+            call.world.faults.replace(with: try call.decode([FaultRule].self))
+            return .noContent
+        }
+        route(router, .get, "/v1/_test/stats", auth: false) { call in
+            try .ok(call.world.stats.current)
+        }
+    }
+}
+
+/// Accepts identity tokens of the form `test:<subject>:<email>` (test mode only), so tests can exercise external
+/// sign-in without a provider.
+struct TestIdentityTokenVerifier: IdentityTokenVerifier {
+    func verify(token: String, provider: String) async throws -> VerifiedIdentity {
+        let parts = token.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, parts[0] == "test", !parts[1].isEmpty else {
+            throw DiaryError(.unauthenticated, "the \(provider) identity token is not valid")
+        }
+        return VerifiedIdentity(subject: parts[1], email: parts.count == 3 && !parts[2].isEmpty ? parts[2] : nil)
+    }
+}

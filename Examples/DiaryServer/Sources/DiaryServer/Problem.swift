@@ -1,0 +1,61 @@
+import DiarySDK
+import Foundation
+
+/// An `application/problem+json` document (RFC 9457) carrying the SDK's error code.
+struct Problem: Codable, Sendable {
+    var type: String
+    var title: String
+    var status: Int
+    var detail: String
+    var code: String
+    var field: String?
+    var reason: String?
+    var retryAfter: Double?
+    var hint: String?
+
+    /// The problem for an SDK error.
+    init(_ error: DiaryError) {
+        let status = Self.status(for: error.code)
+        self.type = "https://diarysdk.dev/problems/\(error.code.rawValue.replacingOccurrences(of: "_", with: "-"))"
+        self.title = Self.title(for: error.code)
+        self.status = status
+        self.detail = error.message
+        self.code = error.code.rawValue
+        self.field = error.field
+        self.reason = error.reason?.rawValue
+        self.retryAfter = error.retryAfter
+        self.hint = error == TokenService.expiredAccess ? "token_expired" : nil
+    }
+
+    /// The HTTP status for an error code (docs/openapi.yaml, "Errors").
+    static func status(for code: DiaryError.Code) -> Int {
+        switch code {
+        case .notFound: 404
+        case .unauthenticated: 401
+        case .forbidden: 403
+        case .invalidInput: 422
+        case .conflict: 409
+        case .rateLimited: 429
+        case .unavailable: 503
+        case .cancelled: 499
+        default: 500
+        }
+    }
+
+    static func title(for code: DiaryError.Code) -> String {
+        switch code {
+        case .notFound: "Not found"
+        case .unauthenticated: "Unauthenticated"
+        case .forbidden: "Forbidden"
+        case .invalidInput: "Invalid input"
+        case .conflict: "Conflict"
+        case .rateLimited: "Too many requests"
+        case .unavailable: "Service unavailable"
+        case .cancelled: "Cancelled"
+        case .storageCorrupted: "Storage corrupted"
+        default: "Server error"
+        }
+    }
+
+    var json: Data { (try? JSONEncoder.diary().encode(self)) ?? Data() }
+}

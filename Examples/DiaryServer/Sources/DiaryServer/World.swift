@@ -1,0 +1,79 @@
+import DiarySDK
+import DiarySDKInMemory
+import Foundation
+
+/// One isolated data set with its own clock, tokens, idempotency records and faults.
+///
+/// A production server has exactly one world. In test mode a test can create more (`POST /v1/_test/worlds`) and
+/// address one with the `X-Diary-World` header, so many conformance checks share one server process without
+/// sharing data.
+final class World: Sendable {
+    let id: String
+    let backend: any StorageBackend
+    /// The data clock: the system clock, or a manual one in test mode (`POST /v1/_test/clock`).
+    let clock: (any DiaryClock)?
+    let manualClock: ManualClock?
+    let tokens: TokenService
+    let idempotency = IdempotencyStore()
+    let faults = FaultPlan()
+    let stats = Protected(WorldStats())
+
+    init(id: String, backend: any StorageBackend, manualClock: ManualClock?, tokens: TokenService) {
+        self.id = id
+        self.backend = backend
+        self.manualClock = manualClock
+        self.clock = manualClock
+        self.tokens = tokens
+    }
+}
+
+/// Counters a test can read back (`GET /v1/_test/stats`).
+struct WorldStats: Codable, Sendable {
+    /// Successful refreshes.
+    var refreshes = 0
+    /// Requests that reached a handler, by `METHOD /route`.
+    var requests: [String: Int] = [:]
+}
+
+/// The worlds of one server process.
+final class WorldRegistry: Sendable {
+    private let worlds = Protected<[String: World]>([:])
+    private let makeBackend: @Sendable (String, ManualClock?) throws -> any StorageBackend
+    private let signingKey: [UInt8]
+    private let options: ServerOptions
+    /// The world used when a request names none.
+    let main: World
+
+    init(options: ServerOptions, signingKey: [UInt8],
+         makeBackend: @escaping @Sendable (String, ManualClock?) throws -> any StorageBackend) throws {
+        self.options = options
+        self.signingKey = signingKey
+        self.makeBackend = makeBackend
+        let clock = options.testMode ? ManualClock(Date()) : nil
+        main = World(
+            id: "main", backend: try makeBackend("main", clock), manualClock: clock,
+            tokens: TokenService(key: signingKey, options: options))
+    }
+
+    /// Creates a new empty world (test mode only).
+    func create() throws -> World {
+        let id = UUID().uuidString.lowercased()
+        let clock = ManualClock(Date())
+        let world = World(
+            id: id, backend: try makeBackend(id, clock), manualClock: clock,
+            tokens: TokenService(key: signingKey, options: options))
+        worlds.withLock { $0[id] = world }
+        return world
+    }
+
+    /// Drops a world.
+    func remove(_ id: String) {
+        _ = worlds.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// The world a request names, or the main one.
+    func world(named id: String?) -> World? {
+        guard let id, options.testMode else { return main }
+        return worlds.withLock { $0[id] }
+    }
+}

@@ -1,0 +1,52 @@
+import DiarySDK
+import DiarySDKInMemory
+import Foundation
+import Hummingbird
+
+let options: ServerOptions
+do {
+    options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch {
+    FileHandle.standardError.write(Data("\(error)\n".utf8))
+    exit(2)
+}
+
+let signingKey: [UInt8] =
+    options.jwtSecret.map { Array($0.utf8) } ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+if options.jwtSecret == nil {
+    writeLogLine("no --jwt-secret / DIARY_JWT_SECRET given: using a random key, so tokens end when the server stops")
+}
+let verifier: (any IdentityTokenVerifier)? = options.testMode ? TestIdentityTokenVerifier() : nil
+let engineConfiguration = DiaryEngine.Configuration(
+    passwordHashIterations: options.passwordHashIterations, identityTokenVerifier: verifier)
+
+let registry: WorldRegistry
+do {
+    registry = try WorldRegistry(options: options, signingKey: signingKey) { name, clock in
+        try makeStorage(options: options, world: name, clock: clock, engine: engineConfiguration)
+    }
+} catch {
+    FileHandle.standardError.write(Data("cannot open the data: \(error)\n".utf8))
+    exit(1)
+}
+
+if options.exitWhenStdinCloses {
+    Thread.detachNewThread {
+        while let line = readLine(strippingNewline: false), !line.isEmpty {}
+        exit(0)
+    }
+}
+
+let api = DiaryAPI(registry: registry, options: options, identityVerifier: verifier)
+let router = Router(context: DiaryRequestContext.self)
+router.add(middleware: RequestLogMiddleware())
+router.get("/health") { _, _ in "ok" }
+api.registerAll(router)
+
+let app = Application(
+    router: router,
+    configuration: .init(address: .hostname(options.hostname, port: options.port), serverName: "DiaryServer"),
+    onServerRunning: { channel in
+        writeLogLine("DiaryServer listening on \(options.hostname):\(channel.localAddress?.port ?? options.port)")
+    })
+try await app.runService()

@@ -1,0 +1,86 @@
+import DiarySDK
+import Foundation
+
+/// Accounts and the session over HTTP: `/v1/auth/*`, `/v1/me`, `/v1/availability/*`, `/v1/me/devices`.
+struct HTTPAccountRepository: AccountRepository {
+    let client: HTTPClient
+
+    func signUp(_ request: SignUpRequest) async throws -> User {
+        let reply = try await client.send(
+            try client.request("POST", "/v1/auth/sign-up", json: request, authenticated: false), as: AuthReply.self)
+        return try await start(reply)
+    }
+
+    func signIn(_ credentials: Credentials) async throws -> User {
+        let reply = try await client.send(
+            try client.request("POST", "/v1/auth/sign-in", json: credentials, authenticated: false), as: AuthReply.self)
+        return try await start(reply)
+    }
+
+    func signOut() async throws {
+        guard let session = try await client.sessions.current() else { return }
+        try await client.sessions.replace(with: nil)
+        // Tell the server to end the session too; the device is signed out whatever it answers.
+        var request = HTTPRequest("POST", "/v1/auth/sign-out", authenticated: false)
+        request.deduplicate = false
+        request.bearerOverride = session.accessToken
+        _ = try? await client.send(request)
+    }
+
+    func withdraw() async throws {
+        _ = try await client.send(HTTPRequest("DELETE", "/v1/me"))
+        try await client.sessions.replace(with: nil)
+    }
+
+    func restoreSession() async throws -> User? {
+        guard try await client.sessions.current() != nil else { return nil }
+        do {
+            return try await client.send(HTTPRequest("GET", "/v1/me"), as: User.self)
+        } catch let error as DiaryError where error.code == .unauthenticated {
+            try await client.sessions.replace(with: nil)
+            return nil
+        }
+    }
+
+    func currentUser() async throws -> User? {
+        guard try await client.sessions.current() != nil else { return nil }
+        do {
+            return try await client.send(HTTPRequest("GET", "/v1/me"), as: User.self)
+        } catch let error as DiaryError where error.code == .unauthenticated {
+            return nil
+        }
+    }
+
+    func isNicknameAvailable(_ nickname: String) async throws -> Bool {
+        try await client.send(
+            HTTPRequest("GET", "/v1/availability/nickname", query: [("value", nickname)], authenticated: false),
+            as: Wrapped<Bool>.self
+        ).value
+    }
+
+    func isEmailAvailable(_ email: String) async throws -> Bool {
+        try await client.send(
+            HTTPRequest("GET", "/v1/availability/email", query: [("value", email)], authenticated: false),
+            as: Wrapped<Bool>.self
+        ).value
+    }
+
+    func registerDeviceToken(_ token: DeviceToken) async throws {
+        _ = try await client.send(try client.request("PUT", "/v1/me/devices", json: token))
+    }
+
+    func deviceTokens() async throws -> [DeviceToken] {
+        try await client.send(HTTPRequest("GET", "/v1/me/devices"), as: [DeviceToken].self)
+    }
+
+    /// Keeps the new session and registers the device's push token again (best effort: a failed registration does
+    /// not undo the sign-in).
+    private func start(_ reply: AuthReply) async throws -> User {
+        guard let user = reply.user else { throw DiaryError(.server, "the server's sign-in answer has no user") }
+        try await client.sessions.replace(with: reply.session(userID: user.id))
+        if let deviceToken = client.configuration.deviceToken {
+            try? await registerDeviceToken(deviceToken)
+        }
+        return user
+    }
+}

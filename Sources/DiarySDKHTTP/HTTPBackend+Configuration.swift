@@ -1,0 +1,54 @@
+import DiarySDK
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension HTTPBackend {
+    /// How an ``HTTPBackend`` reaches its server.
+    public struct Configuration: Sendable {
+        /// The server's address, such as `https://api.example.com` (routes start with `/v1/`).
+        public var baseURL: URL
+        /// The URL session requests go through.
+        public var session: URLSession
+        /// Where the signed-in session (access and refresh tokens) is kept between launches.
+        public var tokenStore: any SessionStore
+        /// Seconds a request may wait for the server before it fails with `.unavailable`.
+        public var timeout: TimeInterval
+        /// When failed requests are retried.
+        public var retry: RetryPolicy
+        /// This device's push token, registered again after every sign-in and sign-up.
+        public var deviceToken: DeviceToken?
+        /// Extra headers sent with every request (an API key, a tenant).
+        public var additionalHeaders: [String: String]
+        /// Refresh the access token this many seconds before it expires, instead of waiting for a 401.
+        public var refreshLeeway: TimeInterval
+
+        /// Creates a configuration.
+        /// - Parameters:
+        ///   - baseURL: The server's address.
+        ///   - session: The URL session; `.shared` by default.
+        ///   - tokenStore: The session store; in memory by default (use `FileSessionStore` or a keychain store to
+        ///     sign in automatically on the next launch).
+        ///   - timeout: The request timeout; 30 s by default.
+        ///   - retry: The retry policy.
+        ///   - deviceToken: The push token to register at every sign-in.
+        ///   - additionalHeaders: Headers added to every request.
+        ///   - refreshLeeway: How early to refresh an expiring access token; 10 s by default.
+        public init(
+            baseURL: URL, session: URLSession = .shared, tokenStore: any SessionStore = InMemorySessionStore(),
+            timeout: TimeInterval = 30, retry: RetryPolicy = RetryPolicy(), deviceToken: DeviceToken? = nil,
+            additionalHeaders: [String: String] = [:], refreshLeeway: TimeInterval = 10
+        ) {
+            self.baseURL = baseURL
+            self.session = session
+            self.tokenStore = tokenStore
+            self.timeout = timeout
+            self.retry = retry
+            self.deviceToken = deviceToken
+            self.additionalHeaders = additionalHeaders
+            self.refreshLeeway = refreshLeeway
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// One logical call to the server, before authentication and retries are applied.
+struct HTTPRequest: Sendable {
+    var method: String
+    var path: String
+    var query: [(String, String)] = []
+    var body: Data?
+    var contentType: String?
+    /// Whether the call needs the signed-in user's access token.
+    var authenticated = true
+    /// The idempotency key, the same for every attempt of this call.
+    var idempotencyKey: String?
+    /// A token to send instead of the session's (sign-out sends the token it just cleared).
+    var bearerOverride: String?
+    /// Whether concurrent identical calls may share one request.
+    var deduplicate = true
+
+    init(_ method: String, _ path: String, query: [(String, String)] = [], authenticated: Bool = true) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.authenticated = authenticated
+        if method != "GET" { idempotencyKey = UUID().uuidString.lowercased() }
+    }
+
+    /// Whether the request may be sent again after a failure.
+    var isIdempotent: Bool {
+        ["GET", "HEAD", "PUT", "DELETE"].contains(method) || idempotencyKey != nil
+    }
+
+    /// What identifies identical calls in flight.
+    var deduplicationKey: String {
+        var key = method + " " + path + "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
+        if let body { key += "#" + String(body.count) + ":" + body.base64EncodedString() }
+        return key
+    }
+
+    /// The query string, percent-encoded strictly (only unreserved characters stay as they are).
+    var encodedQuery: String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+        return query.map {
+            ($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") + "="
+                + ($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
+        }.joined(separator: "&")
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The one thing ``HTTPBackend`` needs from the network: send a request, get the body and the response. Tests hand in
+/// a scripted transport through the backend's internal initializer; apps always use ``URLSessionTransport``.
+protocol HTTPTransport: Sendable {
+    /// Sends a request; cancelling the calling task cancels it.
+    func send(_ request: URLRequest, body: Data?) async throws -> (Data, HTTPURLResponse)
+
+    /// Opens a streaming response (server-sent events) and yields its bytes as they arrive.
+    func stream(_ request: URLRequest) -> AsyncThrowingStream<Data, any Error>
+}
+
+/// Sends requests with a `URLSession` data task, wrapped so that cancelling the calling task cancels the data task
+/// (on Linux, FoundationNetworking's task-based API is wrapped the same way on every toolchain).
+struct URLSessionTransport: HTTPTransport {
+    let session: URLSession
+
+    func send(_ request: URLRequest, body: Data?) async throws -> (Data, HTTPURLResponse) {
+        var request = request
+        request.httpBody = body
+        let handle = TaskHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response = response as? HTTPURLResponse {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                handle.start(task)
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+
+    func stream(_ request: URLRequest) -> AsyncThrowingStream<Data, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let delegate = StreamingDelegate(continuation: continuation)
+        let streamingSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
+        let task = streamingSession.dataTask(with: request)
+        continuation.onTermination = { _ in
+            task.cancel()
+            streamingSession.invalidateAndCancel()
+        }
+        task.resume()
+        return stream
+    }
+}
+
+/// Holds a data task so a cancellation that races its creation still cancels it.
+final class TaskHandle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionTask?
+    private var isCancelled = false
+
+    func start(_ task: URLSessionTask) {
+        lock.lock()
+        self.task = task
+        let cancelled = isCancelled
+        lock.unlock()
+        if cancelled { task.cancel() } else { task.resume() }
+    }
+
+    func cancel() {
+        lock.lock()
+        isCancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+}
+
+/// Forwards a streaming response's bytes as they arrive; a non-2xx status ends the stream with an error.
+final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
+
+    init(continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            continuation.finish(throwing: URLError(.badServerResponse))
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        continuation.yield(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error { continuation.finish(throwing: error) } else { continuation.finish() }
+        session.finishTasksAndInvalidate()
+    }
+}

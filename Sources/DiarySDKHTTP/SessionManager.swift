@@ -1,0 +1,100 @@
+import DiarySDK
+import Foundation
+
+/// The signed-in session of one ``HTTPBackend``: the token pair, its persistence, and the single-flight refresh.
+///
+/// When many requests find the access token expired at once, the first starts a refresh and the others wait for the
+/// same one, so exactly one refresh request is sent. A refresh the server rejects signs the user out (the token store
+/// is cleared). Every sign-in and sign-out bumps a generation counter, so a refresh that finishes after a sign-out
+/// (or after another sign-in) is thrown away and never brings the old session back.
+actor SessionManager {
+    typealias Refresher = @Sendable (_ refreshToken: String, _ userID: User.ID) async throws -> StoredSession
+
+    private let store: any SessionStore
+    private let leeway: TimeInterval
+    private var session: StoredSession?
+    private var loaded = false
+    private var generation = 0
+    private var refreshTask: Task<StoredSession, any Error>?
+
+    init(store: any SessionStore, leeway: TimeInterval) {
+        self.store = store
+        self.leeway = leeway
+    }
+
+    /// The session, read from the store on first use.
+    func current() async throws -> StoredSession? {
+        if !loaded {
+            let stored = try await store.load()
+            if !loaded {
+                session = stored
+                loaded = true
+            }
+        }
+        return session
+    }
+
+    /// Replaces the session (sign-in) or clears it (sign-out), ending any refresh in flight.
+    func replace(with newSession: StoredSession?) async throws {
+        generation += 1
+        refreshTask = nil
+        session = newSession
+        loaded = true
+        try await store.save(newSession)
+    }
+
+    /// An access token valid for a while yet, refreshing first when it is about to expire.
+    /// - Throws: `.unauthenticated` when no one is signed in or the refresh was rejected.
+    func accessToken(refresher: @escaping Refresher) async throws -> String {
+        guard let session = try await current() else { throw DiaryError.notSignedIn }
+        if let expiresAt = session.expiresAt, session.refreshToken != nil,
+            expiresAt.timeIntervalSinceNow < leeway
+        {
+            return try await refresh(replacing: session.accessToken, refresher: refresher)
+        }
+        return session.accessToken
+    }
+
+    /// Refreshes after `staleToken` was refused, unless another caller already did.
+    /// - Returns: The new access token.
+    /// - Throws: `.unauthenticated` when the refresh was rejected (the user is then signed out), or when the user
+    ///   signed out while it ran; the refresh's own error when it failed for another reason.
+    func refresh(replacing staleToken: String, refresher: @escaping Refresher) async throws -> String {
+        guard let session = try await current() else { throw DiaryError.notSignedIn }
+        if session.accessToken != staleToken { return session.accessToken }
+        let started = generation
+        let task: Task<StoredSession, any Error>
+        if let running = refreshTask {
+            task = running
+        } else {
+            guard let refreshToken = session.refreshToken else {
+                try await signOutAfterFailedRefresh(generation: started)
+                throw DiaryError(.unauthenticated, "the session expired; sign in again")
+            }
+            let userID = session.userID
+            task = Task { try await refresher(refreshToken, userID) }
+            refreshTask = task
+        }
+        do {
+            let renewed = try await task.value
+            guard generation == started else { throw DiaryError(.unauthenticated, "signed out while the session was refreshed") }
+            if self.session?.accessToken == staleToken {
+                self.session = renewed
+                refreshTask = nil
+                try await store.save(renewed)
+            }
+            return renewed.accessToken
+        } catch let error as DiaryError where error.code == .unauthenticated {
+            try await signOutAfterFailedRefresh(generation: started)
+            throw DiaryError(.unauthenticated, "the session expired; sign in again", httpStatus: error.httpStatus)
+        } catch {
+            if generation == started { refreshTask = nil }
+            throw error
+        }
+    }
+
+    private func signOutAfterFailedRefresh(generation started: Int) async throws {
+        guard generation == started else { return }
+        try await replace(with: nil)
+    }
+}
