@@ -182,5 +182,16 @@ extension ConformanceSuite {
             try expectEqual(
                 try await alice.sdk.diaries.entries(.init(tag: "SWIFT"), page: .first()).items.map(\.id), [later.id, march.id])
         },
+        ConformanceCheck("diaries", "entriesGroupByMonthNewestMonthFirst") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let book = try await makeBook(alice, members: [bob])
+            _ = try await alice.sdk.diaries.write(.init(day: day("2026-01-30"), body: "January", bookID: book.id))
+            _ = try await bob.sdk.diaries.write(.init(day: day("2026-03-02"), body: "March 2", bookID: book.id))
+            _ = try await alice.sdk.diaries.write(.init(day: day("2026-03-09"), body: "March 9", bookID: book.id))
+            let groups = try await bob.sdk.diaries.entriesGroupedByMonth(.init(bookID: book.id), pageSize: 1)
+            try expectEqual(groups.map(\.month), [month("2026-03"), month("2026-01")])
+            try expectEqual(groups.map { $0.entries.map(\.body) }, [["March 9", "March 2"], ["January"]])
+        },
     ]
 }
