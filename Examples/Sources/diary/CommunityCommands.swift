@@ -188,13 +188,7 @@ struct Followers: AsyncParsableCommand {
     @Argument(help: "Nickname or id.") var user: String?
 
     func run() async throws {
-        try await withSession(options) { session in
-            let me = try await signedIn(session)
-            let id = try await session.optionalUser(user) ?? me.id
-            let sdk = session.sdk
-            let users = try await allItems { try await sdk.social.followers(of: id, page: $0) }
-            session.output.show(users) { printUsers(users) }
-        }
+        try await listUsers(options, of: user) { sdk, id, page in try await sdk.social.followers(of: id, page: page) }
     }
 }
 
@@ -204,13 +198,21 @@ struct Following: AsyncParsableCommand {
     @Argument(help: "Nickname or id.") var user: String?
 
     func run() async throws {
-        try await withSession(options) { session in
-            let me = try await signedIn(session)
-            let id = try await session.optionalUser(user) ?? me.id
-            let sdk = session.sdk
-            let users = try await allItems { try await sdk.social.following(of: id, page: $0) }
-            session.output.show(users) { printUsers(users) }
-        }
+        try await listUsers(options, of: user) { sdk, id, page in try await sdk.social.following(of: id, page: page) }
+    }
+}
+
+/// Prints every page of a follow list of `user` (the signed-in user when `nil`).
+func listUsers(
+    _ options: GlobalOptions, of user: String?,
+    _ fetch: @escaping @Sendable (DiaryRepositories, User.ID, PageRequest) async throws -> Page<User>
+) async throws {
+    try await withSession(options) { session in
+        let me = try await signedIn(session)
+        let id = try await session.optionalUser(user) ?? me.id
+        let sdk = session.sdk
+        let users = try await allItems { try await fetch(sdk, id, $0) }
+        session.output.show(users) { printUsers(users) }
     }
 }
 
