@@ -1,1 +1,180 @@
-print("not written yet")
+// Feed parser throughput: DiarySDK's FeedParser against a bare XMLParser whose delegate only accumulates each
+// element's text, on the same documents, side by side in one run.
+//
+//     swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build-feedbench FeedBenchmarks
+//
+// Real feeds come from $DIARYSDK_FEEDS_DIR/real, else <repo>/../shared/feeds/real.
+import DiarySDK
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The baseline: XMLParser with the same settings as FeedParser (namespaces on, external entities off), collecting
+/// every element's text and nothing else.
+final class TextAccumulator: NSObject, XMLParserDelegate {
+    var stack: [String] = []
+    var elements = 0
+    var characters = 0
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        stack.append("")
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if !stack.isEmpty { stack[stack.count - 1] += string }
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        if !stack.isEmpty { stack[stack.count - 1] += String(decoding: CDATABlock, as: UTF8.self) }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        let text = stack.removeLast()
+        elements += 1
+        characters += text.utf8.count
+    }
+}
+
+func bareParse(_ data: Data) -> Int {
+    let parser = XMLParser(data: data)
+    parser.shouldProcessNamespaces = true
+    parser.shouldResolveExternalEntities = false
+    let delegate = TextAccumulator()
+    parser.delegate = delegate
+    _ = parser.parse()
+    return delegate.elements + delegate.characters
+}
+
+func feedParse(_ data: Data, _ parser: FeedParser) -> Int {
+    (try? parser.parse(data).feed.items.count) ?? -1
+}
+
+// MARK: - Documents
+
+func generated(_ style: String) -> Data {
+    let paragraph = "Today I learned how <code>async let</code> works &amp; why the <em>task tree</em> matters. "
+    let html = "<p>\(paragraph)</p><ul><li>One</li><li>Two &amp; three</li></ul><p><a href=\"https://example.com/x?a=1&amp;b=2\">link</a> <img src=\"/i.png\"/></p>"
+    func escaped(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+    var out = ""
+    switch style {
+    case "atom":
+        out += "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>Bench</title><id>urn:bench</id><updated>2026-03-10T12:00:00Z</updated><link rel=\"alternate\" href=\"https://example.com/\"/>\n"
+        for i in 0..<1_000 {
+            out += "<entry><title>Post number \(i)</title><id>urn:bench:\(i)</id><link rel=\"alternate\" href=\"https://example.com/posts/\(i)\"/>"
+            out += "<published>2026-03-\(10 - i % 9)T1\(i % 10):00:00+09:00</published><updated>2026-03-10T12:00:00Z</updated>"
+            out += "<author><name>Alice</name></author><category term=\"swift\"/><category term=\"til\"/>"
+            out += "<summary>Summary of post \(i)</summary><content type=\"html\">\(escaped(html + html))</content></entry>\n"
+        }
+        out += "</feed>\n"
+    default:
+        out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" xmlns:dc=\"http://purl.org/dc/elements/1.1/\" xmlns:content=\"http://purl.org/rss/1.0/modules/content/\"><channel><title>Bench</title><link>https://example.com/</link><description>d</description>\n"
+        for i in 0..<1_000 {
+            out += "<item><title>Post number \(i)</title><link>https://example.com/posts/\(i)</link><guid isPermaLink=\"true\">https://example.com/posts/\(i)</guid>"
+            out += "<pubDate>Tue, 0\(1 + i % 9) Mar 2026 1\(i % 10):00:00 +0900</pubDate><dc:creator>Alice</dc:creator><category>swift</category><category>til</category>"
+            if style == "rss-cdata" {
+                out += "<description><![CDATA[\(html)]]></description><content:encoded><![CDATA[\(html + html)]]></content:encoded></item>\n"
+            } else {
+                out += "<description>\(escaped(html))</description><content:encoded>\(escaped(html + html))</content:encoded></item>\n"
+            }
+        }
+        out += "</channel></rss>\n"
+    }
+    return Data(out.utf8)
+}
+
+func realFeedsDirectory() -> URL? {
+    let fm = FileManager.default
+    if let dir = ProcessInfo.processInfo.environment["DIARYSDK_FEEDS_DIR"], !dir.isEmpty {
+        return URL(fileURLWithPath: dir).appendingPathComponent("real")
+    }
+    // Benchmarks/Sources/FeedBenchmarks/main.swift → <repo>/../shared/feeds/real
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    let url = repo.appendingPathComponent("../shared/feeds/real").standardizedFileURL
+    return fm.fileExists(atPath: url.path) ? url : nil
+}
+
+// MARK: - Measurement
+
+/// Median seconds per run of `body`, alternating nothing else; at least `minRuns` runs and about `budget` seconds.
+func measure(minRuns: Int = 7, budget: Double = 1.5, _ body: () -> Int) -> Double {
+    var sink = 0
+    for _ in 0..<2 { sink &+= body() }
+    var times: [Double] = []
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(budget * 1e9)
+    while times.count < minRuns || DispatchTime.now().uptimeNanoseconds < deadline {
+        let start = DispatchTime.now().uptimeNanoseconds
+        sink &+= body()
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        if times.count >= 200 { break }
+    }
+    if sink == Int.min { print("") }
+    times.sort()
+    return times[times.count / 2]
+}
+
+struct Row {
+    var name: String
+    var bytes: Int
+    var items: Int
+    var feedParser: Double
+    var bare: Double
+}
+
+func run(_ name: String, _ documents: [Data]) -> Row {
+    let parser = FeedParser()
+    let bytes = documents.reduce(0) { $0 + $1.count }
+    let items = documents.reduce(0) { $0 + max(0, feedParse($1, parser)) }
+    // Interleave the two sides so machine noise hits both alike.
+    var feedTimes: [Double] = []
+    var bareTimes: [Double] = []
+    for _ in 0..<3 {
+        feedTimes.append(measure { documents.reduce(0) { $0 &+ feedParse($1, parser) } })
+        bareTimes.append(measure { documents.reduce(0) { $0 &+ bareParse($1) } })
+    }
+    return Row(name: name, bytes: bytes, items: items, feedParser: feedTimes.sorted()[1], bare: bareTimes.sorted()[1])
+}
+
+func mbps(_ bytes: Int, _ seconds: Double) -> String {
+    String(format: "%.1f", Double(bytes) / 1_048_576 / seconds)
+}
+
+// `--profile <style> <runs> [--bare]`: only FeedParser (or the bare delegate) on one generated style, for a profiler.
+if let index = CommandLine.arguments.firstIndex(of: "--profile"), CommandLine.arguments.count > index + 2 {
+    let data = generated(CommandLine.arguments[index + 1])
+    let runs = Int(CommandLine.arguments[index + 2]) ?? 1
+    let parser = FeedParser()
+    let bare = CommandLine.arguments.contains("--bare")
+    var sink = 0
+    for _ in 0..<runs { sink &+= bare ? bareParse(data) : feedParse(data, parser) }
+    print("parsed \(runs) times: \(sink)")
+    exit(0)
+}
+
+var rows: [Row] = []
+for style in ["rss-cdata", "rss-escaped", "atom"] {
+    rows.append(run("\(style) (1,000 items)", [generated(style)]))
+}
+if let dir = realFeedsDirectory(),
+   let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
+    var all: [Data] = []
+    for file in files where !file.hasSuffix(".json") && file.contains("__") {
+        guard let data = try? Data(contentsOf: dir.appendingPathComponent(file)) else { continue }
+        all.append(data)
+        if CommandLine.arguments.contains("--each") { rows.append(run("real: \(file)", [data])) }
+    }
+    rows.append(run("real feeds (\(all.count) XML files)", all))
+} else {
+    print("note: real feeds not found; set DIARYSDK_FEEDS_DIR")
+}
+
+print("| Document | Size | Items | FeedParser MB/s | bare XMLParser MB/s | ratio |")
+print("| --- | ---: | ---: | ---: | ---: | ---: |")
+for row in rows {
+    let ratio = String(format: "%.2f×", row.bare / row.feedParser)
+    print("| \(row.name) | \(String(format: "%.0f", Double(row.bytes) / 1024)) KiB | \(row.items) | \(mbps(row.bytes, row.feedParser)) | \(mbps(row.bytes, row.bare)) | \(ratio) |")
+}

@@ -10,7 +10,7 @@ enum FeedHTMLURLRewriter {
 
     /// Returns `html` with relative URL attribute values resolved against `base`.
     static func resolve(_ html: String, against base: URL?) -> String {
-        guard let base, html.contains("=") else { return html }
+        guard let base, html.utf8.contains(UInt8(ascii: "=")) else { return html }
         let b = Array(html.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(b.count + 64)
@@ -65,7 +65,7 @@ enum FeedHTMLURLRewriter {
 
     /// The absolute form of a relative reference, or `nil` when it is already absolute or unusable.
     static func absolute(_ value: String, _ base: URL) -> String? {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = FeedText.trim(value)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         if let colon = trimmed.firstIndex(of: ":"),
            trimmed[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) {

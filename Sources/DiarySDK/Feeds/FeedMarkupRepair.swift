@@ -56,18 +56,59 @@ struct FeedMarkupRepair {
     }
 
     private static func find(_ b: [UInt8], _ from: Int, _ literal: StaticString) -> Int? {
-        var i = from
         let first = literal.utf8Start.pointee
-        while i < b.count {
-            if b[i] == first, starts(b, i, literal) { return i }
-            i += 1
+        let count = literal.utf8CodeUnitCount
+        return b.withUnsafeBufferPointer { buffer -> Int? in
+            let n = buffer.count
+            var i = from
+            while i < n {
+                if buffer[i] == first, i + count <= n {
+                    var k = 1
+                    while k < count, buffer[i + k] == literal.utf8Start[k] { k += 1 }
+                    if k == count { return i }
+                }
+                i += 1
+            }
+            return nil
         }
-        return nil
     }
 
     private mutating func copy(_ b: [UInt8], _ range: Range<Int>, into out: inout [UInt8]) {
-        for k in range where b[k] == 0x0A { line += 1 }
+        b.withUnsafeBufferPointer { buffer in
+            var newlines = 0
+            for k in range where buffer[k] == 0x0A { newlines += 1 }
+            line += newlines
+        }
         out.append(contentsOf: b[range])
+    }
+
+    /// The end of the run starting at `start` of bytes copied as they are: anything but `<`, `&` and the control
+    /// characters XML forbids. Counts the run's newlines into `newlines`.
+    private static func plainRunEnd(_ b: [UInt8], from start: Int, newlines: inout Int) -> Int {
+        b.withUnsafeBufferPointer { buffer in
+            var i = start
+            var lines = 0
+            let n = buffer.count
+            while i < n {
+                let c = buffer[i]
+                if c >= 0x3D || (c >= 0x20 && c != 0x26 && c != 0x3C) {
+                    i += 1
+                    continue
+                }
+                if c == 0x0A {
+                    lines += 1
+                    i += 1
+                    continue
+                }
+                if c == 0x09 || c == 0x0D {
+                    i += 1
+                    continue
+                }
+                break
+            }
+            newlines += lines
+            return i
+        }
     }
 
     private mutating func run(_ b: [UInt8]) throws -> [UInt8] {
@@ -76,6 +117,13 @@ struct FeedMarkupRepair {
         var i = 0
         let n = b.count
         while i < n {
+            // Fast path: copy the run of bytes that need no attention in one go.
+            let runEnd = Self.plainRunEnd(b, from: i, newlines: &line)
+            if runEnd > i {
+                out.append(contentsOf: b[i..<runEnd])
+                i = runEnd
+                if i >= n { break }
+            }
             let c = b[i]
             if c == UInt8(ascii: "<") {
                 if Self.starts(b, i, "<![CDATA[") {

@@ -12,7 +12,7 @@ enum FeedURLResolver {
 
     /// Resolves `raw` against `base`; percent-encodes spaces and non-ASCII characters when needed.
     static func resolve(_ raw: String, against base: URL?) -> URL? {
-        let string = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let string = FeedText.trim(raw)
         guard !string.isEmpty, string.utf8.count < 8_192 else { return nil }
         if let url = URL(string: string, relativeTo: base) { return url.absoluteURL }
         if let encoded = string.addingPercentEncoding(withAllowedCharacters: allowed),
@@ -28,8 +28,38 @@ enum FeedText {
     /// Trims; returns `nil` for an empty result.
     static func trimmed(_ string: String?) -> String? {
         guard let string else { return nil }
-        let result = string.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = trim(string)
         return result.isEmpty ? nil : result
+    }
+
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` without the round trip through `NSString` and UTF-16 that
+    /// makes Foundation's version cost milliseconds on a long HTML body on Linux.
+    static func trim(_ string: String) -> String {
+        let scalars = string.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isWhitespace($0) }) ?? first
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return string }
+        return String(scalars[first...last])
+    }
+
+    /// Whether `haystack` contains `needle`, comparing UTF-8 bytes (Foundation's `contains` bridges to `NSString`).
+    static func contains(_ haystack: String, _ needle: String) -> Bool {
+        let n = Array(needle.utf8)
+        guard let first = n.first else { return true }
+        let h = haystack.utf8
+        var index = h.startIndex
+        while let found = h[index...].firstIndex(of: first) {
+            if h[found...].starts(with: n) { return true }
+            index = h.index(after: found)
+        }
+        return false
+    }
+
+    /// Whitespace and newlines as `CharacterSet.whitespacesAndNewlines` counts them.
+    @inline(__always)
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar.value == 0x20 || (scalar.value >= 0x09 && scalar.value <= 0x0D) }
+        return scalar.properties.isWhitespace
     }
 
     /// Trims and collapses every internal whitespace run to one space (for titles and names).

@@ -53,7 +53,7 @@ extension FeedXMLMapper {
 
     mutating func mapAtomEntry(_ node: FeedXMLNode, atom: FeedNamespace) -> FeedItem {
         var item = FeedItem()
-        for child in node.elements {
+        for case .element(let child) in node.children {
             guard child.ns == atom else {
                 switch (child.ns, child.localName) {
                 case (.dc, "creator"):
@@ -85,7 +85,7 @@ extension FeedXMLMapper {
                 if link.rel == "enclosure" {
                     item.enclosures.append(FeedEnclosure(url: link.href, type: link.type, length: link.length))
                 }
-                if link.rel == "replies", item.commentsURL == nil, link.type?.contains("html") ?? true {
+                if link.rel == "replies", item.commentsURL == nil, (link.type.map { FeedText.contains($0, "html") } ?? true) {
                     item.commentsURL = link.href
                 }
             case "summary":
@@ -130,7 +130,7 @@ extension FeedXMLMapper {
     /// An Atom person construct (`name`, `email`, `uri` — or Atom 0.3's `url`).
     func atomPerson(_ node: FeedXMLNode) -> FeedPerson? {
         var person = FeedPerson()
-        for child in node.elements {
+        for case .element(let child) in node.children {
             switch child.localName {
             case "name": person.name = FeedText.collapsed(child.text)
             case "email": person.email = FeedText.trimmed(child.text)
@@ -158,7 +158,7 @@ extension FeedXMLMapper {
             let compact = node.text.filter { !$0.isWhitespace }
             if let data = Data(base64Encoded: compact) {
                 let decoded = String(decoding: data, as: UTF8.self)
-                return type.contains("html") ? (FeedText.html(decoded, node), .html) : (decoded, .text)
+                return FeedText.contains(type, "html") ? (FeedText.html(decoded, node), .html) : (decoded, .text)
             }
         }
         switch type {

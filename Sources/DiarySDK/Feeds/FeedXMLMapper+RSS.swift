@@ -80,7 +80,7 @@ extension FeedXMLMapper {
         var alternate: URL?
         var fallbackSummary: String?
         var fallbackTitle: String?
-        for child in node.elements {
+        for case .element(let child) in node.children {
             switch (child.ns, child.localName.lowercased()) {
             case (.none, "title"), (.rss, "title"), (.dc, "title"):
                 if item.title == nil { item.title = FeedText.collapsed(FeedText.content(of: child)) }
@@ -165,9 +165,9 @@ extension FeedXMLMapper {
         if item.authors.isEmpty, let itunesAuthor { item.authors.append(itunesAuthor) }
         if let guidNode, let guid = FeedText.trimmed(guidNode.text) {
             item.id = guid
-            let permaLink = guidNode.attribute("isPermaLink")?.trimmingCharacters(in: .whitespaces).lowercased() != "false"
+            let permaLink = guidNode.attribute("isPermaLink").map { FeedText.trim($0).lowercased() } != "false"
             item.guidIsPermaLink = permaLink
-            if item.link == nil, permaLink, guid.contains("://") || guid.hasPrefix("/") {
+            if item.link == nil, permaLink, FeedText.contains(guid, "://") || guid.hasPrefix("/") {
                 item.link = url(guid, guidNode)
             }
         } else if item.id == nil, let about = node.attribute("about", namespace: "http://www.w3.org/1999/02/22-rdf-syntax-ns#") {

@@ -67,21 +67,21 @@ struct FeedXMLMapper {
         if let open = text.firstIndex(of: "("), text.hasSuffix(")") {
             let before = FeedText.trimmed(String(text[..<open]))
             let inner = FeedText.trimmed(String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
-            if let before, before.contains("@"), !before.contains(" ") { return FeedPerson(name: inner, email: before) }
-            if let inner, inner.contains("@"), !inner.contains(" ") { return FeedPerson(name: before, email: inner) }
+            if let before, FeedText.contains(before, "@"), !FeedText.contains(before, " ") { return FeedPerson(name: inner, email: before) }
+            if let inner, FeedText.contains(inner, "@"), !FeedText.contains(inner, " ") { return FeedPerson(name: before, email: inner) }
         }
         if let open = text.firstIndex(of: "<"), text.hasSuffix(">") {
             let before = FeedText.trimmed(String(text[..<open]))
             let inner = FeedText.trimmed(String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
-            if let inner, inner.contains("@") { return FeedPerson(name: before, email: inner) }
+            if let inner, FeedText.contains(inner, "@") { return FeedPerson(name: before, email: inner) }
         }
-        if text.contains("@"), !text.contains(" ") { return FeedPerson(name: nil, email: text) }
+        if FeedText.contains(text, "@"), !FeedText.contains(text, " ") { return FeedPerson(name: nil, email: text) }
         return FeedPerson(name: text)
     }
 
     /// Maps Media RSS elements found directly under `node` or inside its `media:group` children.
     func media(in node: FeedXMLNode, into item: inout FeedItem) {
-        for child in node.elements where child.ns == .media {
+        for case .element(let child) in node.children where child.ns == .media {
             switch child.localName {
             case "group":
                 media(in: child, into: &item)

@@ -60,12 +60,12 @@ final class FeedXMLNode {
     var children: [Child] = []
     let line: Int
 
-    init(localName: String, namespace: String, qualifiedName: String, attributes: [Attribute],
+    init(localName: String, namespace: String, qualifiedName: String, ns: FeedNamespace? = nil, attributes: [Attribute],
          declarations: [(String, String)], base: URL?, language: String?, line: Int) {
         self.localName = localName
         self.namespace = namespace
         self.qualifiedName = qualifiedName
-        self.ns = FeedNamespace.classify(namespace)
+        self.ns = ns ?? FeedNamespace.classify(namespace)
         self.attributes = attributes
         self.declarations = declarations
         self.base = base

@@ -14,6 +14,8 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     private var stack: [FeedXMLNode] = []
     private var scopes: [[String: String]] = [["xml": xmlNamespace]]
     private var pendingDeclarations: [(String, String)] = []
+    /// Namespace URIs already classified: a document uses a handful, thousands of times.
+    private var namespaceKinds: [String: FeedNamespace] = [:]
     private(set) var completedItems = 0
     /// Elements closed at depth 2–3 (channel/feed metadata and items): evidence that a broken document is usable.
     private(set) var completedShallowElements = 0
@@ -45,34 +47,43 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
             parser.abortParsing()
             return
         }
-        var scope = scopes.last ?? [:]
-        for (prefix, uri) in pendingDeclarations { scope[prefix] = uri }
+        // Most elements declare nothing: share the enclosing scope instead of copying it.
+        let scope: [String: String]
         let declarations = pendingDeclarations
-        pendingDeclarations.removeAll()
+        if pendingDeclarations.isEmpty {
+            scope = scopes.last ?? [:]
+        } else {
+            var extended = scopes.last ?? [:]
+            for (prefix, uri) in pendingDeclarations { extended[prefix] = uri }
+            pendingDeclarations.removeAll()
+            scope = extended
+        }
         scopes.append(scope)
 
         let qualified = qName ?? elementName
         var local = elementName
         var namespace = namespaceURI ?? ""
         // Defensive: some XMLParser builds report the qualified name or omit the URI.
-        if let colon = local.firstIndex(of: ":") {
+        if let colon = local.utf8.firstIndex(of: UInt8(ascii: ":")) {
             let prefix = String(local[..<colon])
-            local = String(local[local.index(after: colon)...])
+            local = String(local[local.utf8.index(after: colon)...])
             if namespace.isEmpty { namespace = scope[prefix] ?? "" }
-        } else if namespace.isEmpty, !qualified.contains(":") {
+        } else if namespace.isEmpty, !qualified.utf8.contains(UInt8(ascii: ":")) {
             namespace = scope[""] ?? ""
         }
 
         var attributes: [FeedXMLNode.Attribute] = []
-        attributes.reserveCapacity(attributeDict.count)
-        for (key, value) in attributeDict.sorted(by: { $0.key < $1.key }) {
-            if key == "xmlns" || key.hasPrefix("xmlns:") { continue }
-            if let colon = key.firstIndex(of: ":") {
-                let prefix = String(key[..<colon])
-                let name = String(key[key.index(after: colon)...])
-                attributes.append(.init(qualifiedName: key, localName: name, namespace: scope[prefix] ?? "", value: value))
-            } else {
-                attributes.append(.init(qualifiedName: key, localName: key, namespace: "", value: value))
+        if !attributeDict.isEmpty {
+            attributes.reserveCapacity(attributeDict.count)
+            for (key, value) in attributeDict.sorted(by: { $0.key < $1.key }) {
+                if key == "xmlns" || key.hasPrefix("xmlns:") { continue }
+                if let colon = key.utf8.firstIndex(of: UInt8(ascii: ":")) {
+                    let prefix = String(key[..<colon])
+                    let name = String(key[key.utf8.index(after: colon)...])
+                    attributes.append(.init(qualifiedName: key, localName: name, namespace: scope[prefix] ?? "", value: value))
+                } else {
+                    attributes.append(.init(qualifiedName: key, localName: key, namespace: "", value: value))
+                }
             }
         }
         let parent = stack.last
@@ -82,11 +93,18 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
             if attribute.localName == "base" {
                 base = FeedURLResolver.resolve(attribute.value, against: base) ?? base
             } else if attribute.localName == "lang" {
-                let trimmed = attribute.value.trimmingCharacters(in: .whitespacesAndNewlines)
+                let trimmed = FeedText.trim(attribute.value)
                 language = trimmed.isEmpty ? nil : trimmed
             }
         }
-        let node = FeedXMLNode(localName: local, namespace: namespace, qualifiedName: qualified,
+        let ns: FeedNamespace
+        if let known = namespaceKinds[namespace] {
+            ns = known
+        } else {
+            ns = FeedNamespace.classify(namespace)
+            namespaceKinds[namespace] = ns
+        }
+        let node = FeedXMLNode(localName: local, namespace: namespace, qualifiedName: qualified, ns: ns,
                                attributes: attributes, declarations: declarations, base: base,
                                language: language, line: parser.lineNumber)
         if let parent {
