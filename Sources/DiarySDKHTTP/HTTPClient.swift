@@ -57,7 +57,7 @@ final class HTTPClient: Sendable {
             let data: Data
             let response: HTTPURLResponse
             do {
-                (data, response) = try await transport.send(urlRequest, body: request.body)
+                (data, response) = try await sendWithDeadline(urlRequest, body: request.body)
             } catch {
                 let failure = Self.transportError(error, request: request, timeout: configuration.timeout)
                 guard failure.code != .cancelled, request.isIdempotent, attempt < configuration.retry.maximumAttempts else {
@@ -116,6 +116,22 @@ final class HTTPClient: Sendable {
         if let token { urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let key = request.idempotencyKey { urlRequest.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
         return urlRequest
+    }
+
+    /// Sends through the transport, failing with `URLError(.timedOut)` when no answer arrives within the timeout
+    /// (FoundationNetworking does not apply `URLRequest.timeoutInterval` to a server that accepts and stays silent).
+    private func sendWithDeadline(_ request: URLRequest, body: Data?) async throws -> (Data, HTTPURLResponse) {
+        let timeout = configuration.timeout
+        return try await withThrowingTaskGroup(of: (Data, HTTPURLResponse)?.self) { group in
+            group.addTask { try await self.transport.send(request, body: body) }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else { throw URLError(.timedOut) }
+            return answer
+        }
     }
 
     static func sleep(_ seconds: TimeInterval) async throws {

@@ -25,16 +25,19 @@ final class ReferenceServer: @unchecked Sendable {
         try await starting.value
     }
 
-    private static let starting = Task { try start(extraArguments: []) }
+    private static let starting = Task { try await start(extraArguments: []) }
 
     /// The repository root, from this file's path.
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// Starts a server of its own (for tests that need special flags).
-    static func start(extraArguments: [String]) throws -> ReferenceServer {
+    /// Starts a server. Its request log goes to a temporary file, which
+    /// is also where the port it picked is read from.
+    private static func start(extraArguments: [String]) async throws -> ReferenceServer {
         let binary = try locateBinary()
+        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("diary-server-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let process = Process()
         process.executableURL = binary
         process.arguments = [
@@ -42,49 +45,31 @@ final class ReferenceServer: @unchecked Sendable {
             "--jwt-secret", jwtSecret,
         ] + extraArguments
         let input = Pipe()
-        let output = Pipe()
         process.standardInput = input
-        process.standardOutput = output
+        process.standardOutput = try FileHandle(forWritingTo: logURL)
         process.standardError = FileHandle.standardError
         try process.run()
-        let port = try readPort(from: output.fileHandleForReading, process: process)
-        // Keep draining the request log so the server never blocks on a full pipe.
-        let reader = output.fileHandleForReading
-        Thread.detachNewThread {
-            while !reader.availableData.isEmpty {}
-        }
-        let server = ReferenceServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, process: process)
         keepAlive.withLock { $0.append(input) }
-        return server
-    }
-
-    /// Stops a server started with ``start(extraArguments:)``.
-    func stop() {
+        for _ in 0..<3000 {
+            let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "listening on 127.0.0.1:") {
+                let rest = text[range.upperBound...]
+                let digits = rest.prefix { $0.isNumber }
+                if let port = Int(digits), rest.dropFirst(digits.count).first == "\n" {
+                    return ReferenceServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, process: process)
+                }
+            }
+            guard process.isRunning else { throw ServerError("the server exited with status \(process.terminationStatus) before listening") }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
         process.terminate()
-        process.waitUntilExit()
+        throw ServerError("the server did not start listening within 60 s")
     }
 
     /// The signing secret the test servers use, so tests can mint expired tokens.
     static let jwtSecret = "diary-test-secret-\(UUID().uuidString)"
 
     private static let keepAlive = Locked<[Pipe]>([])
-
-    private static func readPort(from handle: FileHandle, process: Process) throws -> Int {
-        var text = ""
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                throw ServerError("the server exited before listening (status \(process.isRunning ? -1 : Int(process.terminationStatus)))")
-            }
-            text += String(decoding: chunk, as: UTF8.self)
-            if let range = text.range(of: "listening on 127.0.0.1:") {
-                let digits = text[range.upperBound...].prefix { $0.isNumber }
-                if let port = Int(digits), text[range.upperBound...].dropFirst(digits.count).first == "\n" { return port }
-            }
-        }
-        throw ServerError("the server did not start listening within 60 s")
-    }
 
     private static func locateBinary() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["DIARY_SERVER_BIN"], !path.isEmpty {

@@ -28,6 +28,10 @@ extension DiaryAPI {
             call.world.faults.replace(with: try call.decode([FaultRule].self))
             return .noContent
         }
+        route(router, .post, "/v1/_test/expire-access-tokens", auth: false) { call in
+            call.world.tokens.expireAccessTokens()
+            return .noContent
+        }
         route(router, .get, "/v1/_test/stats", auth: false) { call in
             try .ok(call.world.stats.current)
         }

@@ -26,6 +26,9 @@ final class TokenService: Sendable {
     private struct Session {
         var userID: User.ID
         var refreshJTI: String
+        var accessJTI = ""
+        /// Access tokens a test declared expired (`POST /v1/_test/expire-access-tokens`).
+        var expiredAccessJTIs: Set<String> = []
     }
 
     /// The error for an expired access token; its problem document carries `"hint": "token_expired"`.
@@ -57,6 +60,7 @@ final class TokenService: Sendable {
         let claims = try verify(token, type: "access")
         guard let session = sessions.current[claims.sid], session.userID.rawValue.uuidString.lowercased() == claims.sub
         else { throw DiaryError(.unauthenticated, "the session has ended; sign in again") }
+        if session.expiredAccessJTIs.contains(claims.jti) { throw Self.expiredAccess }
         return (session.userID, claims.sid)
     }
 
@@ -75,6 +79,13 @@ final class TokenService: Sendable {
             return session.userID
         }
         return pair(userID: userID, sid: claims.sid, refreshJTI: newJTI)
+    }
+
+    /// Treats every access token issued so far as expired (test mode), so a test can meet expiry without waiting.
+    func expireAccessTokens() {
+        sessions.withLock { table in
+            for (sid, session) in table { table[sid]?.expiredAccessJTIs.insert(session.accessJTI) }
+        }
     }
 
     /// Ends one session.
@@ -96,6 +107,7 @@ final class TokenService: Sendable {
         let access = Claims(
             sub: sub, sid: sid, typ: "access", jti: UUID().uuidString.lowercased(), iat: issued,
             exp: issued + Int(accessLifetime))
+        sessions.withLock { $0[sid]?.accessJTI = access.jti }
         let refresh = Claims(
             sub: sub, sid: sid, typ: "refresh", jti: refreshJTI, iat: issued, exp: issued + Int(refreshLifetime))
         return Pair(

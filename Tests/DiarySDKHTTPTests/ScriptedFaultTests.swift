@@ -1,0 +1,173 @@
+import DiarySDK
+@testable import DiarySDKHTTP
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("HTTP backend under scripted network conditions")
+struct ScriptedFaultTests {
+    private static let emptyPage = Script.json(Page<Post>(items: [], isLastPage: true, size: 20))
+
+    @Test func aStormOfFiftyRequestsOnAnExpiredTokenSendsExactlyOneRefresh() async throws {
+        let transport = ScriptedTransport { request, _ in
+            if request.url?.path == "/v1/auth/refresh" {
+                try await Task.sleep(nanoseconds: 50_000_000)
+                return (200, Script.tokens("access-2"))
+            }
+            guard request.value(forHTTPHeaderField: "Authorization") == "Bearer access-2" else {
+                return (401, Script.problem(401, "unauthenticated", "the access token has expired", hint: "token_expired"))
+            }
+            return (200, Self.emptyPage)
+        }
+        let sdk = try await transport.backend(session: Script.session()).repositories
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for size in 1...50 {
+                group.addTask { _ = try await sdk.posts.feed(page: .first(size: size)) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(transport.count("POST /v1/auth/refresh") == 1)
+        #expect(transport.count("GET /v1/feed") >= 50)
+    }
+
+    @Test func aRejectedRefreshSignsOutAndClearsTheTokenStore() async throws {
+        let transport = ScriptedTransport { request, _ in
+            if request.url?.path == "/v1/auth/refresh" {
+                return (401, Script.problem(401, "unauthenticated", "the session has ended; sign in again"))
+            }
+            return (401, Script.problem(401, "unauthenticated", "the access token has expired", hint: "token_expired"))
+        }
+        let store = InMemorySessionStore()
+        let sdk = try await transport.backend(session: Script.session(), store: store).repositories
+        let error = await #expect(throws: DiaryError.self) { try await sdk.posts.feed(page: .first()) }
+        #expect(error?.code == .unauthenticated)
+        #expect(try await store.load() == nil)
+        #expect(try await sdk.accounts.currentUser() == nil)
+    }
+
+    @Test func aRefreshThatFinishesAfterSignOutNeverRestoresTheSession() async throws {
+        let refreshStarted = AsyncStream<Void>.makeStream()
+        let releaseRefresh = AsyncStream<Void>.makeStream()
+        let transport = ScriptedTransport { request, _ in
+            switch request.url?.path {
+            case "/v1/auth/refresh":
+                refreshStarted.continuation.yield()
+                for await _ in releaseRefresh.stream { break }
+                return (200, Script.tokens("access-2"))
+            case "/v1/auth/sign-out":
+                return (204, Data())
+            default:
+                if request.value(forHTTPHeaderField: "Authorization") == "Bearer access-2" { return (200, Self.emptyPage) }
+                return (401, Script.problem(401, "unauthenticated", "the access token has expired", hint: "token_expired"))
+            }
+        }
+        let store = InMemorySessionStore()
+        let sdk = try await transport.backend(session: Script.session(), store: store).repositories
+        let pending = Task { try await sdk.posts.feed(page: .first()) }
+        for await _ in refreshStarted.stream { break }
+        try await sdk.accounts.signOut()
+        releaseRefresh.continuation.yield()
+        let result = await pending.result
+        #expect(throws: DiaryError.self) { try result.get() }
+        #expect(try await store.load() == nil, "the late refresh did not write the old session back")
+        #expect(try await sdk.accounts.currentUser() == nil)
+    }
+
+    @Test func aDoubleTappedCreateSendsOneRequest() async throws {
+        let post = Post(
+            id: Post.ID(UUID()), author: nil, isMine: true, isAnonymous: false, title: "Hi", body: "there", tags: [], images: [],
+            source: .original, day: LocalDate("2026-01-01")!, likeCount: 0, commentCount: 0, isLiked: false,
+            createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
+        let transport = ScriptedTransport { _, _ in
+            try await Task.sleep(nanoseconds: 200_000_000)
+            return (201, Script.json(post))
+        }
+        var session = Script.session()
+        session.expiresAt = Date().addingTimeInterval(900)
+        let sdk = try await transport.backend(session: session).repositories
+        async let first = sdk.posts.publish(.init(title: "Hi", body: "there"))
+        async let second = sdk.posts.publish(.init(title: "Hi", body: "there"))
+        let (a, b) = try await (first, second)
+        #expect(a.id == post.id && b.id == post.id)
+        #expect(transport.count("POST /v1/posts") == 1)
+    }
+
+    @Test func cancellingTheCallerCancelsTheRequest() async throws {
+        let observed = Locked<Bool>(false)
+        let transport = ScriptedTransport { _, _ in
+            do {
+                try await Task.sleep(nanoseconds: 30_000_000_000)
+            } catch {
+                observed.withLock { $0 = true }
+                throw error
+            }
+            return (200, Self.emptyPage)
+        }
+        var session = Script.session()
+        session.expiresAt = Date().addingTimeInterval(900)
+        let sdk = try await transport.backend(session: session).repositories
+        let task = Task { try await sdk.posts.feed(page: .first()) }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        task.cancel()
+        let error = await #expect(throws: DiaryError.self) { try await task.value }
+        #expect(error?.code == .cancelled)
+        #expect(observed.current, "the transport saw the cancellation")
+    }
+
+    @Test func everyWriteCarriesAnIdempotencyKeyThatStaysTheSameAcrossRetries() async throws {
+        let transport = ScriptedTransport { request, _ in
+            if request.httpMethod == "POST" && request.url?.path == "/v1/books/join" {
+                return (503, Script.problem(503, "unavailable", "try later"))
+            }
+            return (200, Data())
+        }
+        var session = Script.session()
+        session.expiresAt = Date().addingTimeInterval(900)
+        let sdk = try await transport.backend(session: session, retry: .init(maximumAttempts: 3, baseDelay: 0.01)).repositories
+        let error = await #expect(throws: DiaryError.self) { try await sdk.books.join(inviteCode: "ABC") }
+        #expect(error?.code == .unavailable)
+        #expect(error?.httpStatus == 503)
+        #expect(error?.message == "try later")
+        let keys = transport.requests.compactMap { $0.value(forHTTPHeaderField: "Idempotency-Key") }
+        #expect(keys.count == 3)
+        #expect(Set(keys).count == 1)
+    }
+
+    @Test func requestsWithoutAnIdempotencyKeyAreNeverRetried() async throws {
+        var request = HTTPRequest("POST", "/v1/posts")
+        #expect(request.isIdempotent)
+        request.idempotencyKey = nil
+        #expect(!request.isIdempotent)
+        #expect(HTTPRequest("GET", "/v1/feed").isIdempotent)
+        #expect(HTTPRequest("DELETE", "/v1/posts/x").isIdempotent)
+    }
+
+    @Test func retryAfterAcceptsSecondsAndHTTPDates() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(RetryPolicy.retryAfter("7", now: now) == 7)
+        #expect(RetryPolicy.retryAfter("Tue, 14 Nov 2023 22:13:40 GMT", now: now) == 20)
+        #expect(RetryPolicy.retryAfter("Tue, 14 Nov 2023 22:00:00 GMT", now: now) == 0)
+        #expect(RetryPolicy.retryAfter("soon", now: now) == nil)
+    }
+
+    @Test func backoffUsesFullJitterUnderTheExponentialBound() {
+        let policy = RetryPolicy(maximumAttempts: 5, baseDelay: 0.5, maximumDelay: 3)
+        for attempt in 1...6 {
+            let bound = min(3, 0.5 * pow(2, Double(attempt - 1)))
+            for _ in 0..<50 {
+                let wait = policy.backoff(beforeRetry: attempt)
+                #expect(wait >= 0 && wait <= bound)
+            }
+        }
+    }
+
+    @Test func serverSentEventsAreSplitIntoChanges() {
+        var parser = ServerSentEventParser()
+        #expect(parser.feed(Data(": subscribed\n\nevent: change\ndata: {\"a\"".utf8)).isEmpty)
+        let events = parser.feed(Data(":1}\n\n: keep-alive\n\n".utf8))
+        #expect(events == [.init(name: "change", data: "{\"a\":1}")])
+    }
+}
