@@ -7,8 +7,8 @@ import FoundationNetworking
 
 /// The reference server (Examples/DiaryServer) running as a child process for this test run.
 ///
-/// One server serves the whole test process; every conformance world is an isolated world inside it
-/// (`POST /v1/_test/worlds`). The binary comes from `DIARY_SERVER_BIN`, or is built with
+/// One server serves the whole test process, storing through the file store in a temporary directory; every
+/// conformance world is an isolated world inside it (`POST /v1/_test/worlds`, its own store directory). The binary comes from `DIARY_SERVER_BIN`, or is built with
 /// `swift build --package-path Examples/DiaryServer`. The server exits when this process closes its stdin, so it never
 /// outlives the tests.
 final class ReferenceServer: @unchecked Sendable {
@@ -36,12 +36,14 @@ final class ReferenceServer: @unchecked Sendable {
     /// is also where the port it picked is read from.
     private static func start(extraArguments: [String]) async throws -> ReferenceServer {
         let binary = try locateBinary()
-        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent("diary-server-\(UUID().uuidString).log")
+        let name = "diary-server-\(UUID().uuidString)"
+        let logURL = FileManager.default.temporaryDirectory.appendingPathComponent(name + ".log")
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(name)
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let process = Process()
         process.executableURL = binary
         process.arguments = [
-            "--hostname", "127.0.0.1", "--port", "0", "--in-memory", "--test-mode", "--exit-on-stdin-close",
+            "--hostname", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path, "--test-mode", "--exit-on-stdin-close",
             "--jwt-secret", jwtSecret,
         ] + extraArguments
         let input = Pipe()
@@ -56,7 +58,10 @@ final class ReferenceServer: @unchecked Sendable {
                 let rest = text[range.upperBound...]
                 let digits = rest.prefix { $0.isNumber }
                 if let port = Int(digits), rest.dropFirst(digits.count).first == "\n" {
-                    return ReferenceServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, process: process)
+                    let server = ReferenceServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, process: process)
+                    let health = try await TestClient(baseURL: server.baseURL).send("GET", "/health")
+                    guard health.status == 200 else { throw ServerError("/health answered \(health.status)") }
+                    return server
                 }
             }
             guard process.isRunning else { throw ServerError("the server exited with status \(process.terminationStatus) before listening") }

@@ -66,9 +66,11 @@ final class WorldRegistry: Sendable {
         return world
     }
 
-    /// Drops a world.
+    /// Drops a world, deleting its files.
     func remove(_ id: String) {
-        _ = worlds.withLock { $0.removeValue(forKey: id) }
+        guard worlds.withLock({ $0.removeValue(forKey: id) }) != nil, let root = options.dataDirectory, !options.inMemory
+        else { return }
+        try? FileManager.default.removeItem(at: root.appendingPathComponent("worlds").appendingPathComponent(id))
     }
 
     /// The world a request names, or the main one.
