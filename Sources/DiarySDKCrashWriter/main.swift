@@ -1,6 +1,8 @@
 // The file store's crash-test child: opens the store in the directory given as the first argument and writes
 // diary entries in a loop, printing `ack <entry id>` after each write has returned (so the write is durable).
-// The test kills it with SIGKILL at random moments and checks that every acknowledged entry survived.
+// The test kills it with SIGKILL at random moments and checks that every acknowledged entry survived. After each
+// acknowledged write it also rewrites one large scratch entry, so the journal outgrows the snapshot and compactions
+// run often, and kills land during them too.
 //
 // Usage: DiarySDKCrashWriter <directory> [minimum-compaction-bytes] [max-writes]
 // Prints `ready <user id>` once open, `ack <id>` per write, `open-failed <code> <message>` when the store cannot be
@@ -44,11 +46,14 @@ emit("ready \(user.id)")
 
 let diaries = backend.repositories(signedInAs: user.id).diaries
 let padding = String(repeating: "journal padding ", count: 16)
+let scratchBody = String(repeating: "scratch ", count: 1_000)
+let scratch = try await diaries.write(DiaryDraft(title: "Scratch", body: scratchBody))
 var written = 0
 while maximumWrites.map({ written < $0 }) ?? true {
     let entry = try await diaries.write(DiaryDraft(title: "Entry \(written)", body: "Written by the crash writer. \(padding)"))
     emit("ack \(entry.id)")
     written += 1
+    _ = try await diaries.edit(scratch.id, DiaryEdit(body: "\(written) \(scratchBody)"))
 }
 try await backend.close()
 emit("done")

@@ -42,7 +42,9 @@ struct CrashTests {
             try await backend.close()
         }
         #expect(acknowledged.count > rounds)
-        #expect(generations.contains { $0 > 1 }, "no compaction happened during the rounds")
+        // The writer's scratch rewrites make the journal outgrow the snapshot every few dozen writes, so compactions
+        // run in most rounds and some kills land during them.
+        #expect(generations.count >= 5, "too few compactions during the rounds: \(generations.sorted())")
         print("crash test: \(acknowledged.count) acknowledged writes, generations \(generations.sorted()), torn tails \(tornTails); rounds \(log)")
     }
 }

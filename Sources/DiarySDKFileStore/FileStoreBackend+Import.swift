@@ -1,0 +1,32 @@
+import DiarySDK
+import Foundation
+
+extension FileStoreBackend {
+    /// Imports diary entries written elsewhere (an export, another app, a benchmark's data set) in one durable
+    /// transaction: all of them are stored when this returns, or none.
+    ///
+    /// Entries keep their ids and dates; an entry whose id is already stored replaces it, so an import can be
+    /// repeated. The journal grows by the size of the import and a compaction into a new snapshot follows in the
+    /// background.
+    /// - Parameter entries: The entries.
+    /// - Throws: ``DiaryError`` `.invalidInput` when an entry's author, book or image is not in the store (`field`
+    ///   names which), `.unavailable` when the journal cannot be written.
+    /// - Complexity: O(n) in the number of entries.
+    public func importEntries(_ entries: [Diary]) async throws {
+        try await store.write("diaries.import") { transaction in
+            for entry in entries {
+                let db = transaction.database
+                guard db.users[entry.authorID] != nil else {
+                    throw DiaryError.invalid("authorID", .invalidReference, "entry \(entry.id): no user \(entry.authorID)")
+                }
+                if let bookID = entry.bookID, db.books[bookID] == nil {
+                    throw DiaryError.invalid("bookID", .invalidReference, "entry \(entry.id): no book \(bookID)")
+                }
+                for image in entry.images where db.attachments[image.id]?.ownerID != entry.authorID {
+                    throw DiaryError.invalid("images", .invalidReference, "entry \(entry.id): no upload \(image.id)")
+                }
+                transaction.put(.diary(entry))
+            }
+        }
+    }
+}

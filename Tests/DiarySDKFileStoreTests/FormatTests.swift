@@ -1,0 +1,65 @@
+import DiarySDK
+import Foundation
+import Testing
+
+@testable import DiarySDKFileStore
+
+@Suite("File store formats")
+struct FormatTests {
+    @Test func crc32MatchesTheStandardCheckValue() {
+        #expect(CRC32.checksum(of: Data("123456789".utf8)) == 0xCBF4_3926)
+        #expect(CRC32.checksum(of: Data()) == 0)
+        let long = Data((0..<1_000).map { UInt8($0 % 251) })
+        var bytewise: UInt32 = 0xFFFF_FFFF
+        for byte in long {
+            bytewise ^= UInt32(byte)
+            for _ in 0..<8 { bytewise = (bytewise & 1) != 0 ? (bytewise >> 1) ^ 0xEDB8_8320 : bytewise >> 1 }
+        }
+        #expect(CRC32.checksum(of: long) == bytewise ^ 0xFFFF_FFFF)
+    }
+
+    @Test func journalRecordsAreLengthPrefixedAndChecksummed() throws {
+        let payloads = [Data(#"{"a":1}"#.utf8), Data(#"{"b":22}"#.utf8)]
+        let journal = payloads.map(JournalFormat.frame).reduce(Data(), +)
+        #expect(journal.prefix(4) == Data([7, 0, 0, 0]))
+        let scan = try JournalFormat.scan(journal, file: "journal-1.log", allowTornTail: false)
+        #expect(scan.payloads == payloads)
+        #expect(scan.offsets == [0, 15])
+        #expect(scan.validLength == journal.count)
+        #expect(scan.tornBytes == 0)
+    }
+
+    @Test func zeroBytesAfterTheLastRecordAreATornTail() throws {
+        let journal = JournalFormat.frame(Data(#"{"a":1}"#.utf8)) + Data(count: 64)
+        let scan = try JournalFormat.scan(journal, file: "journal-1.log", allowTornTail: true)
+        #expect(scan.payloads.count == 1)
+        #expect(scan.tornBytes == 64)
+        #expect(throws: DiaryError.self) { try JournalFormat.scan(journal, file: "journal-1.log", allowTornTail: false) }
+    }
+
+    @Test func snapshotsRoundTripEveryKindAndStayReadableJSON() throws {
+        let user = User(
+            id: User.ID(UUID()), nickname: "alice", email: "alice@example.com",
+            createdAt: Date(timeIntervalSince1970: 1_767_225_600))
+        let entries = (0..<(SnapshotFormat.sectionSize + 10)).map { index in
+            StoreRecord.diary(
+                Diary(
+                    id: Diary.ID(UUID()), authorID: user.id, day: LocalDate(year: 2026, month: 1, day: 1)!,
+                    title: "\(index)", body: "body", createdAt: user.createdAt, updatedAt: user.createdAt))
+        }
+        let records = [StoreRecord.user(user)] + entries
+        let data = try SnapshotFormat.encode(records, generation: 7)
+        #expect(try SnapshotFormat.decode(data, file: "snapshot-7.json") == records)
+
+        let newline = try #require(data.firstIndex(of: 0x0A))
+        let header = try JSONDecoder().decode(SnapshotFormat.Header.self, from: data[..<newline])
+        #expect(header.sections.map(\.kind) == ["user", "diary", "diary"])
+        #expect(header.sections.map(\.count) == [1, SnapshotFormat.sectionSize, 10])
+        let body = try JSONSerialization.jsonObject(with: data[(newline + 1)...]) as? [[String: Any]]
+        #expect(body?.count == 3)
+        for section in header.sections {
+            #expect(data[section.offset] == UInt8(ascii: "["))
+            #expect(data[section.offset + section.length - 1] == UInt8(ascii: "]"))
+        }
+    }
+}
