@@ -1,1 +1,101 @@
-print("not written yet")
+// The file store against SQLite (GRDB, WAL, synchronous = FULL) on the same entries; docs/PERFORMANCE.md has the
+// results. Run: swift run -c release --package-path Benchmarks FileStoreBenchmarks [entries] [writes] [queries]
+//
+// The machine may be shared, so measurements that are compared alternate between the two stores in rounds and
+// the medians are reported.
+import DiarySDK
+import DiarySDKFileStore
+import Foundation
+
+let arguments = CommandLine.arguments
+if arguments.count > 2, arguments[1] == "open-only" {
+    // Profiling aid: build a store of N entries once, then only open it.
+    try await OpenOnly.run(count: Int(arguments[2]) ?? 100_000)
+    exit(0)
+}
+let largeCount = arguments.count > 1 ? Int(arguments[1]) ?? 100_000 : 100_000
+let writes = arguments.count > 2 ? Int(arguments[2]) ?? 1_000 : 1_000
+let queries = arguments.count > 3 ? Int(arguments[3]) ?? 200 : 200
+let rounds = 5
+
+// The author's id is the first id a store's SequentialIDGenerator hands out.
+let author = User.ID(SequentialIDGenerator().next())
+let small = Dataset(authorID: author, count: 1_000, seed: 7)
+let large = Dataset(authorID: author, count: largeCount, seed: 42)
+let bareJSON = try JSONEncoder.diary().encode(large.entries)
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+/// Writes per second on both stores, alternating blocks of `writes / rounds`, as medians.
+func interleavedWrites(_ file: FileStoreBackend, _ pool: GRDBPool) async throws -> (Double, Double) {
+    _ = try await FileStoreBench.writesPerSecond(file, authorID: author, count: 10)  // warm-up
+    _ = try SQLiteBench.writesPerSecond(pool.pool, authorID: author, count: 10)
+    var fileRates: [Double] = []
+    var sqliteRates: [Double] = []
+    for _ in 0..<rounds {
+        fileRates.append(try await FileStoreBench.writesPerSecond(file, authorID: author, count: writes / rounds))
+        sqliteRates.append(try SQLiteBench.writesPerSecond(pool.pool, authorID: author, count: writes / rounds))
+    }
+    return (median(fileRates), median(sqliteRates))
+}
+
+print("1,000-entry stores: durable single writes…")
+let (smallFile, smallFileDirectory, _) = try await FileStoreBench.makeStore("fs-1k", entries: small.entries)
+let (smallPool, smallPoolDirectory, _) = try SQLiteBench.makeDatabase("sqlite-1k", entries: small.entries)
+let (fileSmallRate, sqliteSmallRate) = try await interleavedWrites(smallFile, GRDBPool(pool: smallPool))
+try await smallFile.close()
+try smallPool.close()
+
+print("\(largeCount)-entry stores: bulk insert…")
+let (largeFile, largeFileDirectory, fileImport) = try await FileStoreBench.makeStore("fs-large", entries: large.entries)
+let fileCompaction = try await Timer.seconds { try await largeFile.close() }
+let (largePool, largePoolDirectory, sqliteBulk) = try SQLiteBench.makeDatabase("sqlite-large", entries: large.entries)
+let (synchronous, journalMode) = try SQLiteBench.settings(largePool)
+
+print("Open versus bare decode…")
+var opens: [Double] = []
+var decodes: [Double] = []
+var opened: FileStoreBackend?
+for round in 0..<3 {
+    decodes.append(try Timer.seconds { _ = try JSONDecoder.diary().decode([Diary].self, from: bareJSON) })
+    opens.append(try Timer.seconds { opened = try FileStoreBackend(configuration: FileStoreBench.configuration(largeFileDirectory)) })
+    if round < 2 { try await opened?.close() }
+}
+let file = opened!
+let snapshotBytes = try FileStoreBench.snapshotBytes(in: largeFileDirectory)
+
+print("Queries…")
+let (fileCalendar, fileSearch) = try await FileStoreBench.queries(file, authorID: author, count: queries)
+let (sqliteCalendar, sqliteSearch) = try SQLiteBench.queries(largePool, authorID: author, count: queries)
+
+print("Durable single writes at \(largeCount) entries…")
+let (fileLargeRate, sqliteLargeRate) = try await interleavedWrites(file, GRDBPool(pool: largePool))
+try await file.close()
+try largePool.close()
+for directory in [smallFileDirectory, smallPoolDirectory, largeFileDirectory, largePoolDirectory] {
+    try? FileManager.default.removeItem(at: directory)
+}
+
+func f(_ value: Double, _ digits: Int = 0) -> String { String(format: "%.\(digits)f", value) }
+func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1_000) }
+let count = largeCount.formatted()
+let open = median(opens)
+let decode = median(decodes)
+
+print("""
+
+    SQLite: journal_mode = \(journalMode), synchronous = \(synchronous) (2 = FULL), read back from the writer connection
+    Snapshot file: \(f(Double(snapshotBytes) / 1_048_576, 1)) MiB; the same entries as one JSON array: \(f(Double(bareJSON.count) / 1_048_576, 1)) MiB
+    Writes: \(writes) per store size, in \(rounds) alternating blocks; medians of the blocks
+
+    | Measure | File store | SQLite (GRDB) | File store vs SQLite |
+    |---|---|---|---|
+    | Durable single writes/s, 1,000 entries | \(f(fileSmallRate)) | \(f(sqliteSmallRate)) | \(f(fileSmallRate / sqliteSmallRate, 2))× |
+    | Durable single writes/s, \(count) entries | \(f(fileLargeRate)) | \(f(sqliteLargeRate)) | \(f(fileLargeRate / sqliteLargeRate, 2))× |
+    | Time per write, \(count) vs 1,000 entries | \(f(fileSmallRate / fileLargeRate, 2))× | \(f(sqliteSmallRate / sqliteLargeRate, 2))× | |
+    | Bulk insert of \(count) entries, one transaction | \(f(fileImport, 2)) s (then \(f(fileCompaction, 2)) s background snapshot) | \(f(sqliteBulk, 2)) s | |
+    | Open the \(count)-entry store (median of 3) | \(f(open, 3)) s | | \(f(open / decode, 2))× the bare decode |
+    | Bare `JSONDecoder` decode of the same entries (median of 3) | \(f(decode, 3)) s | | |
+    | Month calendar query | \(ms(fileCalendar)) | \(ms(sqliteCalendar)) | \(f(sqliteCalendar / fileCalendar, 1))× faster |
+    | Tag search, first page of 20 | \(ms(fileSearch)) | \(ms(sqliteSearch)) | \(f(sqliteSearch / fileSearch, 2))× faster |
+    """)

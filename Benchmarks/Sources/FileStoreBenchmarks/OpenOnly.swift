@@ -1,0 +1,30 @@
+import DiarySDK
+import DiarySDKFileStore
+import Foundation
+
+/// `FileStoreBenchmarks open-only N`: opens a store of N entries three times (for profilers), keeping the store in
+/// the temporary directory between runs.
+enum OpenOnly {
+    static func run(count: Int) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diarysdk-bench-open-\(count)")
+        if !FileManager.default.fileExists(atPath: directory.appendingPathComponent("store.json").path) {
+            let author = User.ID(SequentialIDGenerator().next())
+            let backend = try FileStoreBackend(configuration: FileStoreBench.configuration(directory))
+            _ = try await backend.engine(actingAs: nil).createAccount(
+                SignUpRequest(email: "bench@example.com", password: "correct horse battery", nickname: "bench"))
+            try await backend.importEntries(Dataset(authorID: author, count: count).entries)
+            try await backend.close()
+        }
+        let entries = try JSONEncoder.diary().encode(Dataset(authorID: User.ID(SequentialIDGenerator().next()), count: count).entries)
+        for _ in 0..<3 {
+            let seconds = try Timer.seconds { _ = try JSONDecoder.diary().decode([Diary].self, from: entries) }
+            print(String(format: "bare decode: %.3f s", seconds))
+        }
+        for _ in 0..<3 {
+            var backend: FileStoreBackend?
+            let seconds = try Timer.seconds { backend = try FileStoreBackend(configuration: FileStoreBench.configuration(directory)) }
+            print(String(format: "open: %.3f s", seconds))
+            try await backend?.close()
+        }
+    }
+}
