@@ -57,7 +57,7 @@ final class HTTPClient: Sendable {
             let data: Data
             let response: HTTPURLResponse
             do {
-                (data, response) = try await sendWithDeadline(urlRequest, body: request.body)
+                (data, response) = try await sendWithDeadline(urlRequest, request)
             } catch {
                 let failure = Self.transportError(error, request: request, timeout: configuration.timeout)
                 guard failure.code != .cancelled, request.isIdempotent, attempt < configuration.retry.maximumAttempts else {
@@ -120,10 +120,16 @@ final class HTTPClient: Sendable {
 
     /// Sends through the transport, failing with `URLError(.timedOut)` when no answer arrives within the timeout
     /// (FoundationNetworking does not apply `URLRequest.timeoutInterval` to a server that accepts and stays silent).
-    private func sendWithDeadline(_ request: URLRequest, body: Data?) async throws -> (Data, HTTPURLResponse) {
-        let timeout = configuration.timeout
+    /// Uploads get four times the timeout.
+    private func sendWithDeadline(_ urlRequest: URLRequest, _ request: HTTPRequest) async throws -> (Data, HTTPURLResponse) {
+        let timeout = configuration.timeout * (request.progress == nil ? 1 : 4)
         return try await withThrowingTaskGroup(of: (Data, HTTPURLResponse)?.self) { group in
-            group.addTask { try await self.transport.send(request, body: body) }
+            group.addTask {
+                if let progress = request.progress {
+                    return try await self.transport.upload(urlRequest, body: request.body ?? Data(), progress: progress)
+                }
+                return try await self.transport.send(urlRequest, body: request.body)
+            }
             group.addTask {
                 try await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
                 return nil

@@ -13,6 +13,8 @@ struct HTTPRequest: Sendable {
     var idempotencyKey: String?
     /// A token to send instead of the session's (sign-out sends the token it just cleared).
     var bearerOverride: String?
+    /// Called as the body is sent (uploads): bytes sent so far and the total.
+    var progress: (@Sendable (Int64, Int64) -> Void)?
     /// Whether concurrent identical calls may share one request.
     var deduplicate = true
 

@@ -10,6 +10,11 @@ protocol HTTPTransport: Sendable {
     /// Sends a request; cancelling the calling task cancels it.
     func send(_ request: URLRequest, body: Data?) async throws -> (Data, HTTPURLResponse)
 
+    /// Sends a request with a body, reporting the bytes sent; cancelling the calling task cancels it.
+    func upload(
+        _ request: URLRequest, body: Data, progress: @escaping @Sendable (Int64, Int64) -> Void
+    ) async throws -> (Data, HTTPURLResponse)
+
     /// Opens a streaming response (server-sent events) and yields its bytes as they arrive.
     func stream(_ request: URLRequest) -> AsyncThrowingStream<Data, any Error>
 }
@@ -35,6 +40,21 @@ struct URLSessionTransport: HTTPTransport {
                     }
                 }
                 handle.start(task)
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+
+    func upload(
+        _ request: URLRequest, body: Data, progress: @escaping @Sendable (Int64, Int64) -> Void
+    ) async throws -> (Data, HTTPURLResponse) {
+        let handle = TaskHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
+                let delegate = UploadDelegate(progress: progress, continuation: continuation)
+                let uploadSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
+                handle.start(uploadSession.uploadTask(with: request, from: body))
             }
         } onCancel: {
             handle.cancel()
@@ -105,5 +125,45 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if let error { continuation.finish(throwing: error) } else { continuation.finish() }
         session.finishTasksAndInvalidate()
+    }
+}
+
+/// Collects an upload's answer and forwards its send progress.
+final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let progress: @Sendable (Int64, Int64) -> Void
+    private let continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
+    private let lock = NSLock()
+    private var received = Data()
+
+    init(progress: @escaping @Sendable (Int64, Int64) -> Void, continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
+        self.progress = progress
+        self.continuation = continuation
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        progress(totalBytesSent, totalBytesExpectedToSend)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.lock()
+        received.append(data)
+        lock.unlock()
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        session.finishTasksAndInvalidate()
+        lock.lock()
+        let data = received
+        lock.unlock()
+        if let error {
+            continuation.resume(throwing: error)
+        } else if let response = task.response as? HTTPURLResponse {
+            continuation.resume(returning: (data, response))
+        } else {
+            continuation.resume(throwing: URLError(.badServerResponse))
+        }
     }
 }

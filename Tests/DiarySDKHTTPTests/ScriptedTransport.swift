@@ -34,6 +34,13 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         return (data, response)
     }
 
+    func upload(
+        _ request: URLRequest, body: Data, progress: @escaping @Sendable (Int64, Int64) -> Void
+    ) async throws -> (Data, HTTPURLResponse) {
+        progress(Int64(body.count / 2), Int64(body.count))
+        return try await send(request, body: body)
+    }
+
     func stream(_ request: URLRequest) -> AsyncThrowingStream<Data, any Error> {
         AsyncThrowingStream { $0.finish() }
     }
