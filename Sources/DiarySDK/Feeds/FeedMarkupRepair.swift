@@ -126,6 +126,12 @@ struct FeedMarkupRepair {
             }
             let c = b[i]
             if c == UInt8(ascii: "<") {
+                // Ordinary tags (`<name`, `</name`) need nothing: only `<!` and `<?` are special.
+                if i + 1 < n, b[i + 1] != UInt8(ascii: "!"), b[i + 1] != UInt8(ascii: "?") {
+                    out.append(c)
+                    i += 1
+                    continue
+                }
                 if Self.starts(b, i, "<![CDATA[") {
                     if let end = Self.find(b, i + 9, "]]>") {
                         copy(b, i..<(end + 3), into: &out)

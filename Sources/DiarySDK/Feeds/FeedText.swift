@@ -42,6 +42,24 @@ enum FeedText {
         return String(scalars[first...last])
     }
 
+    /// Whether `collapsed` would return the string unchanged: no leading, trailing or repeated spaces and no tabs or
+    /// line breaks (the common case for titles and names, checked without building a copy).
+    static func isAlreadyCollapsed(_ string: String) -> Bool {
+        var previousSpace = true
+        for byte in string.utf8 {
+            switch byte {
+            case 0x20:
+                if previousSpace { return false }
+                previousSpace = true
+            case 0x09, 0x0A, 0x0D:
+                return false
+            default:
+                previousSpace = false
+            }
+        }
+        return !previousSpace || string.isEmpty
+    }
+
     /// Whether `haystack` contains `needle`, comparing UTF-8 bytes (Foundation's `contains` bridges to `NSString`).
     static func contains(_ haystack: String, _ needle: String) -> Bool {
         let n = Array(needle.utf8)
@@ -65,6 +83,7 @@ enum FeedText {
     /// Trims and collapses every internal whitespace run to one space (for titles and names).
     static func collapsed(_ string: String?) -> String? {
         guard let string else { return nil }
+        if isAlreadyCollapsed(string) { return string.isEmpty ? nil : string }
         var out = ""
         out.reserveCapacity(string.utf8.count)
         var pendingSpace = false

@@ -16,6 +16,8 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     private var pendingDeclarations: [(String, String)] = []
     /// Namespace URIs already classified: a document uses a handful, thousands of times.
     private var namespaceKinds: [String: FeedNamespace] = [:]
+    /// The previous element's namespace: consecutive elements usually share one.
+    private var lastNamespace: (uri: String, kind: FeedNamespace) = ("", .none)
     private(set) var completedItems = 0
     /// Elements closed at depth 2–3 (channel/feed metadata and items): evidence that a broken document is usable.
     private(set) var completedShallowElements = 0
@@ -98,11 +100,15 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
             }
         }
         let ns: FeedNamespace
-        if let known = namespaceKinds[namespace] {
+        if namespace == lastNamespace.uri {
+            ns = lastNamespace.kind
+        } else if let known = namespaceKinds[namespace] {
             ns = known
+            lastNamespace = (namespace, known)
         } else {
             ns = FeedNamespace.classify(namespace)
             namespaceKinds[namespace] = ns
+            lastNamespace = (namespace, ns)
         }
         let node = FeedXMLNode(localName: local, namespace: namespace, qualifiedName: qualified, ns: ns,
                                attributes: attributes, declarations: declarations, base: base,
