@@ -1,15 +1,15 @@
 import ArgumentParser
 import DiarySDK
 
-/// `diary`: the whole SDK from a terminal, on the embedded file store.
+/// `diary`: the whole SDK from a terminal, on the embedded file store (or a server with `--server`).
 @main
 struct DiaryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diary",
         abstract: "A diary, TIL journal and small community in your terminal, built on DiarySDK.",
         discussion: """
-            Data lives in a file store in your data directory (override with --data-dir or DIARY_DATA_DIR).
-            Start with `diary demo` for a guided tour.
+            Data lives in a file store in your data directory (override with --data-dir or DIARY_DATA_DIR), or on a
+            DiarySDK server with --server URL (or DIARY_SERVER). Start with `diary demo` for a guided tour.
             """,
         subcommands: [
             Demo.self,

@@ -1,12 +1,16 @@
 import ArgumentParser
 import DiarySDK
 import DiarySDKFileStore
+import DiarySDKHTTP
 import Foundation
 
 /// Options every command takes: where the data is and how to print it.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: "The file store's directory (default: $DIARY_DATA_DIR or your data directory).")
     var dataDir: String?
+
+    @Option(name: .long, help: "Use a DiarySDK server instead of local files (default: $DIARY_SERVER).")
+    var server: String?
 
     @Flag(name: .long, help: "Print JSON instead of tables.")
     var json = false
@@ -15,6 +19,15 @@ struct GlobalOptions: ParsableArguments {
     func open() throws -> Session {
         let environment = ProcessInfo.processInfo.environment
         let output = Output(json: json)
+        if let server = server ?? environment["DIARY_SERVER"], !server.isEmpty {
+            guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+                throw DiaryError.invalid("server", .invalidFormat, "--server must be an http(s) URL, got '\(server)'")
+            }
+            // The server's tokens are kept beside the local data, so the next command signs in automatically.
+            let tokens = FileSessionStore(fileURL: directory(environment).appendingPathComponent("server-session.json"))
+            let backend = HTTPBackend(configuration: .init(baseURL: url, tokenStore: tokens))
+            return Session(sdk: backend.repositories, output: output, close: {})
+        }
         let backend = try FileStoreBackend(configuration: .init(directory: directory(environment)))
         return Session(sdk: backend.repositories, output: output, close: { try await backend.close() })
     }
