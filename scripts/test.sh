@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Runs every test: the SDK's own (core, in-memory, file store, HTTP against the reference server, feeds) and the
-# example programs'. Builds what the tests need first (the reference server, the examples, the benchmarks).
+# Runs every test: the SDK's own (core, in-memory, file store with crash tests, HTTP against the reference server,
+# feeds) and the example programs' (the diary CLI, its demo, the examples, an app's view-model tests).
+# Builds what the tests need first: the reference server and the examples; the benchmarks are only built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "==> Building the SDK and its tests"
-swift build --build-tests
+echo "==> Building the reference server (Examples/DiaryServer)"
+swift build --package-path Examples/DiaryServer --product DiaryServer
+DIARY_SERVER_BIN="$(swift build --package-path Examples/DiaryServer --show-bin-path)/DiaryServer"
+export DIARY_SERVER_BIN
+
+echo "==> Building the benchmarks (run them as docs/PERFORMANCE.md says)"
+swift build --package-path Benchmarks
 
 echo "==> Running the SDK tests"
 swift test
