@@ -63,8 +63,8 @@ extension FileDiaryStore {
             throw DiaryError(.storageCorrupted, "the snapshot \(snapshotName) disappeared while opening")
         }
         var database = DiaryDatabase()
-        for record in try SnapshotFormat.decode(snapshotData, file: directory + "/" + snapshotName) {
-            database.put(record)
+        try SnapshotFormat.decode(snapshotData, file: directory + "/" + snapshotName) { records in
+            for record in records { database.put(record) }
         }
 
         let journals = generations.journals.filter { $0 >= generation }.sorted()

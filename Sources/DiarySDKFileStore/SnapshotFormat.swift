@@ -94,9 +94,18 @@ enum SnapshotFormat {
         return line
     }
 
-    /// Checks and decodes a snapshot file, decoding its sections on every core.
+    /// Checks and decodes a snapshot file.
     /// - Throws: ``DiaryError`` `.storageCorrupted` naming the file and the byte offset of the damage.
     static func decode(_ data: Data, file: String) throws -> [StoreRecord] {
+        var records: [StoreRecord] = []
+        try decode(data, file: file) { records += $0 }
+        return records
+    }
+
+    /// Checks and decodes a snapshot file, handing its rows to `consume` in file order, section by section.
+    /// - Throws: ``DiaryError`` `.storageCorrupted` naming the file and the byte offset of the damage. Rows may have
+    ///   been consumed before the damage was found; the caller discards them.
+    static func decode(_ data: Data, file: String, consume: ([StoreRecord]) -> Void) throws {
         let data = data.startIndex == 0 ? data : Data(data)
         @Sendable func corrupted(_ offset: Int, _ what: String, _ error: (any Error)? = nil) -> DiaryError {
             DiaryError(
@@ -130,34 +139,54 @@ enum SnapshotFormat {
             throw corrupted(bodyStart, "the bytes between the sections fail their checksum")
         }
 
+        // Sections are checked and decoded on every core; the caller consumes them in order as they finish, so
+        // building the database overlaps with decoding the rest.
         let results = Locked([Result<[StoreRecord], DiaryError>?](repeating: nil, count: header.sections.count))
-        DispatchQueue.concurrentPerform(iterations: header.sections.count) { index in
-            let section = header.sections[index]
-            let range = section.offset..<(section.offset + section.length)
-            let outcome: Result<[StoreRecord], DiaryError>
-            let checksum = data.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[range])) }
-            if hex(checksum) != section.crc32 {
-                outcome = .failure(corrupted(section.offset, "the \(section.kind) rows in bytes \(range) fail their checksum"))
-            } else {
-                do {
-                    let records = try WireRecord.decodeArray(
-                        of: WireRecord.Kind(rawValue: section.kind)!, from: data[range], with: JSONDecoder.diary())
-                    outcome = records.count == section.count
-                        ? .success(records)
-                        : .failure(corrupted(section.offset, "\(records.count) rows; the header says \(section.count)"))
-                } catch {
-                    outcome = .failure(corrupted(section.offset, "the \(section.kind) rows do not decode", error))
-                }
+        let finished = header.sections.map { _ in DispatchSemaphore(value: 0) }
+        for (index, section) in header.sections.enumerated() {
+            DispatchQueue.global(qos: .userInitiated).async {
+                let outcome = decodeSection(section, of: data, corrupted: corrupted)
+                results.withLock { $0[index] = outcome }
+                finished[index].signal()
             }
-            results.withLock { $0[index] = outcome }
         }
-        var records: [StoreRecord] = []
-        records.reserveCapacity(header.recordCount)
-        for result in results.current { records += try result!.get() }
-        guard records.count == header.recordCount else {
-            throw corrupted(bodyStart, "\(records.count) rows; the header says \(header.recordCount)")
+        var total = 0
+        var failure: DiaryError?
+        for index in header.sections.indices {
+            finished[index].wait()
+            guard failure == nil else { continue }
+            switch results.withLock({ state in defer { state[index] = nil }; return state[index]! }) {
+            case .success(let records):
+                total += records.count
+                consume(records)
+            case .failure(let error):
+                failure = error
+            }
         }
-        return records
+        if let failure { throw failure }
+        guard total == header.recordCount else {
+            throw corrupted(bodyStart, "\(total) rows; the header says \(header.recordCount)")
+        }
+    }
+
+    private static func decodeSection(
+        _ section: Header.Section, of data: Data, corrupted: @Sendable (Int, String, (any Error)?) -> DiaryError
+    ) -> Result<[StoreRecord], DiaryError> {
+        let range = section.offset..<(section.offset + section.length)
+        let checksum = data.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        guard hex(checksum) == section.crc32 else {
+            return .failure(corrupted(section.offset, "the \(section.kind) rows in bytes \(range) fail their checksum", nil))
+        }
+        do {
+            let records = try WireRecord.decodeArray(
+                of: WireRecord.Kind(rawValue: section.kind)!, from: data[range], with: JSONDecoder.diary())
+            guard records.count == section.count else {
+                return .failure(corrupted(section.offset, "\(records.count) rows; the header says \(section.count)", nil))
+            }
+            return .success(records)
+        } catch {
+            return .failure(corrupted(section.offset, "the \(section.kind) rows do not decode", error))
+        }
     }
 
     static func hex(_ value: UInt32) -> String {
