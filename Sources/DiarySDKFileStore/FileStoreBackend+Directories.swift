@@ -7,7 +7,7 @@ extension FileStoreBackend {
         #if canImport(Darwin)
             let base =
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Library/Application Support")
+                ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent("Library/Application Support")
             return base.appendingPathComponent("DiarySDK", isDirectory: true)
         #else
             let environment = ProcessInfo.processInfo.environment
@@ -15,7 +15,7 @@ extension FileStoreBackend {
                 return URL(fileURLWithPath: data, isDirectory: true).appendingPathComponent("diarysdk", isDirectory: true)
             }
             let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-                ?? FileManager.default.homeDirectoryForCurrentUser
+                ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
             return home.appendingPathComponent(".local/share/diarysdk", isDirectory: true)
         #endif
     }

@@ -66,8 +66,8 @@ enum SnapshotFormat {
         }
         body.append(contentsOf: Array("\n]\n".utf8))
         framing.append(contentsOf: Array("\n]\n".utf8))
-        // The header's length shifts every offset; encode it once with placeholders to learn its size, since every
-        // field but the offsets has its final width, then again with the offsets.
+        // The header's own length shifts every offset: encode it with offsets relative to the body to learn its
+        // size, then again with absolute offsets until the size no longer grows.
         func header(shift: Int) -> Header {
             let sections = ranges.map { range in
                 body.withUnsafeBytes { bytes in
