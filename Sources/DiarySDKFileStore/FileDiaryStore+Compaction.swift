@@ -59,7 +59,7 @@ extension FileDiaryStore {
 
     /// Compacts now, whatever the journal's size, and waits for it: for tests and after bulk imports.
     func compactNow() async throws {
-        let compaction: Compaction = try await run(on: writeQueue) {
+        let compaction: Compaction = try await run(on: fileQueue) {
             try self.state.withLock { state in
                 guard !state.isClosed else { throw self.closedError }
                 guard !state.isCompacting else { throw DiaryError(.conflict, "a compaction is already running") }
