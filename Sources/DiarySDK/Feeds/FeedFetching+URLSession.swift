@@ -122,24 +122,17 @@ public final class URLSessionFeedFetcher: FeedFetching {
                     lastModified: http.value(forHTTPHeaderField: "Last-Modified"),
                     contentType: http.value(forHTTPHeaderField: "Content-Type")))
         case 404, 410:
-            return try fail(DiaryError(.notFound, "nothing was found at \(address) (HTTP \(status))", httpStatus: status))
+            throw DiaryError(.notFound, "nothing was found at \(address) (HTTP \(status))", httpStatus: status)
         case 429:
-            return try fail(DiaryError(.rateLimited, "\(address) asked to slow down (HTTP 429)", retryAfter: retryAfter, httpStatus: status))
+            throw DiaryError(.rateLimited, "\(address) asked to slow down (HTTP 429)", retryAfter: retryAfter, httpStatus: status)
         case 500...:
-            return try fail(
-                DiaryError(.unavailable, "the server of \(address) failed (HTTP \(status))", retryAfter: retryAfter, httpStatus: status))
+            throw DiaryError(.unavailable, "the server of \(address) failed (HTTP \(status))", retryAfter: retryAfter, httpStatus: status)
         case 300..<400:
-            return try fail(
-                DiaryError(.invalidInput, "\(address) redirected without a usable destination (HTTP \(status))", field: "feedURL",
-                           reason: .invalidReference, httpStatus: status))
+            throw DiaryError(.invalidInput, "\(address) redirected without a usable destination (HTTP \(status))", field: "feedURL",
+                           reason: .invalidReference, httpStatus: status)
         default:
-            return try fail(
-                DiaryError(.invalidInput, "the server of \(address) refused the request (HTTP \(status))", field: "feedURL",
-                           reason: .invalidReference, httpStatus: status))
+            throw DiaryError(.invalidInput, "the server of \(address) refused the request (HTTP \(status))", field: "feedURL",
+                           reason: .invalidReference, httpStatus: status)
         }
-    }
-
-    private static func fail(_ error: DiaryError) throws -> FeedFetchResponse {
-        throw error
     }
 }
