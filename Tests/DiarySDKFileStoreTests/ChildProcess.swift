@@ -19,11 +19,11 @@ final class ChildProcess: @unchecked Sendable {
             var candidates: [URL] = []
             let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             candidates.append(runner.deletingLastPathComponent())
-            var bundle = Bundle.main.bundleURL
-            for _ in 0..<4 {
-                candidates.append(bundle)
-                bundle = bundle.deletingLastPathComponent()
+            // On Apple platforms the runner is Xcode's `xctest`; the test bundle itself sits in the products folder.
+            for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+                candidates.append(bundle.bundleURL.deletingLastPathComponent())
             }
+            candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
             for directory in candidates {
                 let url = directory.appendingPathComponent("DiarySDKCrashWriter")
                 if FileManager.default.isExecutableFile(atPath: url.path) { return url }
