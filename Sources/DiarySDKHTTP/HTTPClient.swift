@@ -22,7 +22,7 @@ final class HTTPClient: Sendable {
 
     /// Sends a request and returns the body of its 2xx response.
     func send(_ request: HTTPRequest) async throws -> Data {
-        guard request.deduplicate else { return try await perform(request) }
+        guard request.deduplicate, request.method != "GET" else { return try await perform(request) }
         return try await inFlight.run(key: request.deduplicationKey) { try await self.perform(request) }
     }
 
@@ -52,12 +52,23 @@ final class HTTPClient: Sendable {
         while true {
             attempt += 1
             try Task.checkCancellation()
-            let token = request.authenticated ? try await sessions.accessToken(refresher: refreshSession) : nil
+            var token: String?
+            if request.authenticated {
+                if let current = sessions.currentAccessToken() {
+                    token = current
+                } else {
+                    token = try await sessions.accessToken(refresher: refreshSession)
+                }
+            }
             let urlRequest = try makeURLRequest(request, token: token ?? request.bearerOverride)
             let data: Data
             let response: HTTPURLResponse
             do {
-                (data, response) = try await sendWithDeadline(urlRequest, request)
+                if let progress = request.progress {
+                    (data, response) = try await transport.upload(urlRequest, body: request.body ?? Data(), progress: progress)
+                } else {
+                    (data, response) = try await transport.send(urlRequest, body: request.body)
+                }
             } catch {
                 let failure = Self.transportError(error, request: request, timeout: configuration.timeout)
                 guard failure.code != .cancelled, request.isIdempotent, attempt < configuration.retry.maximumAttempts else {
@@ -108,7 +119,8 @@ final class HTTPClient: Sendable {
         guard let url = URL(string: text) else {
             throw DiaryError(.invalidInput, "'\(text)' is not a valid URL", field: "baseURL")
         }
-        var urlRequest = URLRequest(url: url, timeoutInterval: configuration.timeout)
+        // Uploads get four times the timeout.
+        var urlRequest = URLRequest(url: url, timeoutInterval: configuration.timeout * (request.progress == nil ? 1 : 4))
         urlRequest.httpMethod = request.method
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in configuration.additionalHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
@@ -116,28 +128,6 @@ final class HTTPClient: Sendable {
         if let token { urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let key = request.idempotencyKey { urlRequest.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
         return urlRequest
-    }
-
-    /// Sends through the transport, failing with `URLError(.timedOut)` when no answer arrives within the timeout
-    /// (FoundationNetworking does not apply `URLRequest.timeoutInterval` to a server that accepts and stays silent).
-    /// Uploads get four times the timeout.
-    private func sendWithDeadline(_ urlRequest: URLRequest, _ request: HTTPRequest) async throws -> (Data, HTTPURLResponse) {
-        let timeout = configuration.timeout * (request.progress == nil ? 1 : 4)
-        return try await withThrowingTaskGroup(of: (Data, HTTPURLResponse)?.self) { group in
-            group.addTask {
-                if let progress = request.progress {
-                    return try await self.transport.upload(urlRequest, body: request.body ?? Data(), progress: progress)
-                }
-                return try await self.transport.send(urlRequest, body: request.body)
-            }
-            group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(0, timeout) * 1_000_000_000))
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let answer = first else { throw URLError(.timedOut) }
-            return answer
-        }
     }
 
     static func sleep(_ seconds: TimeInterval) async throws {

@@ -15,7 +15,8 @@ struct HTTPRequest: Sendable {
     var bearerOverride: String?
     /// Called as the body is sent (uploads): bytes sent so far and the total.
     var progress: (@Sendable (Int64, Int64) -> Void)?
-    /// Whether concurrent identical calls may share one request.
+    /// Whether concurrent identical writes may share one request (reads are never joined: a read is cheap to repeat
+    /// and joining it costs more than it saves).
     var deduplicate = true
 
     init(_ method: String, _ path: String, query: [(String, String)] = [], authenticated: Bool = true) {

@@ -19,8 +19,10 @@ protocol HTTPTransport: Sendable {
     func stream(_ request: URLRequest) -> AsyncThrowingStream<Data, any Error>
 }
 
-/// Sends requests with a `URLSession` data task, wrapped so that cancelling the calling task cancels the data task
-/// (on Linux, FoundationNetworking's task-based API is wrapped the same way on every toolchain).
+/// Sends requests with a `URLSession` data task, wrapped so that cancelling the calling task cancels the data task.
+///
+/// The request's `timeoutInterval` is enforced here as a deadline for the whole answer: FoundationNetworking does
+/// not apply it to a server that accepts the connection and then stays silent.
 struct URLSessionTransport: HTTPTransport {
     let session: URLSession
 
@@ -31,7 +33,10 @@ struct URLSessionTransport: HTTPTransport {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
                 let task = session.dataTask(with: request) { data, response, error in
-                    if let error {
+                    handle.finish()
+                    if handle.hasTimedOut {
+                        continuation.resume(throwing: URLError(.timedOut))
+                    } else if let error {
                         continuation.resume(throwing: error)
                     } else if let response = response as? HTTPURLResponse {
                         continuation.resume(returning: (data ?? Data(), response))
@@ -39,7 +44,7 @@ struct URLSessionTransport: HTTPTransport {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
-                handle.start(task)
+                handle.start(task, deadline: request.timeoutInterval)
             }
         } onCancel: {
             handle.cancel()
@@ -52,9 +57,9 @@ struct URLSessionTransport: HTTPTransport {
         let handle = TaskHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
-                let delegate = UploadDelegate(progress: progress, continuation: continuation)
+                let delegate = UploadDelegate(progress: progress, handle: handle, continuation: continuation)
                 let uploadSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
-                handle.start(uploadSession.uploadTask(with: request, from: body))
+                handle.start(uploadSession.uploadTask(with: request, from: body), deadline: request.timeoutInterval)
             }
         } onCancel: {
             handle.cancel()
@@ -75,23 +80,57 @@ struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Holds a data task so a cancellation that races its creation still cancels it.
+/// Holds a data task so a cancellation that races its creation still cancels it, and cancels it when its deadline
+/// passes first.
 final class TaskHandle: @unchecked Sendable {
     private let lock = NSLock()
     private var task: URLSessionTask?
     private var isCancelled = false
+    private var timedOut = false
+    private var timer: DispatchWorkItem?
 
-    func start(_ task: URLSessionTask) {
+    func start(_ task: URLSessionTask, deadline: TimeInterval) {
+        let timer = DispatchWorkItem { [weak self] in self?.timeOut() }
         lock.lock()
         self.task = task
+        self.timer = timer
         let cancelled = isCancelled
         lock.unlock()
-        if cancelled { task.cancel() } else { task.resume() }
+        if cancelled {
+            task.cancel()
+        } else {
+            task.resume()
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, deadline), execute: timer)
+        }
+    }
+
+    /// Whether the deadline cancelled the task.
+    var hasTimedOut: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return timedOut
+    }
+
+    /// The task completed: stop the deadline.
+    func finish() {
+        lock.lock()
+        let timer = self.timer
+        self.timer = nil
+        lock.unlock()
+        timer?.cancel()
     }
 
     func cancel() {
         lock.lock()
         isCancelled = true
+        let task = self.task
+        lock.unlock()
+        task?.cancel()
+    }
+
+    private func timeOut() {
+        lock.lock()
+        timedOut = true
         let task = self.task
         lock.unlock()
         task?.cancel()
@@ -131,12 +170,17 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
 /// Collects an upload's answer and forwards its send progress.
 final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let progress: @Sendable (Int64, Int64) -> Void
+    private let handle: TaskHandle
     private let continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
     private let lock = NSLock()
     private var received = Data()
 
-    init(progress: @escaping @Sendable (Int64, Int64) -> Void, continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) {
+    init(
+        progress: @escaping @Sendable (Int64, Int64) -> Void, handle: TaskHandle,
+        continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>
+    ) {
         self.progress = progress
+        self.handle = handle
         self.continuation = continuation
     }
 
@@ -155,10 +199,13 @@ final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         session.finishTasksAndInvalidate()
+        handle.finish()
         lock.lock()
         let data = received
         lock.unlock()
-        if let error {
+        if handle.hasTimedOut {
+            continuation.resume(throwing: URLError(.timedOut))
+        } else if let error {
             continuation.resume(throwing: error)
         } else if let response = task.response as? HTTPURLResponse {
             continuation.resume(returning: (data, response))

@@ -12,7 +12,11 @@ actor SessionManager {
 
     private let store: any SessionStore
     private let leeway: TimeInterval
-    private var session: StoredSession?
+    private var session: StoredSession? {
+        didSet { published.withLock { $0 = (session, true) } }
+    }
+    /// The session as last set, readable without a hop onto the actor (the hot path of every request).
+    private nonisolated let published = Locked<(session: StoredSession?, loaded: Bool)>((nil, false))
     private var loaded = false
     private var generation = 0
     private var refreshTask: Task<StoredSession, any Error>?
@@ -27,8 +31,8 @@ actor SessionManager {
         if !loaded {
             let stored = try await store.load()
             if !loaded {
-                session = stored
                 loaded = true
+                session = stored
             }
         }
         return session
@@ -38,9 +42,20 @@ actor SessionManager {
     func replace(with newSession: StoredSession?) async throws {
         generation += 1
         refreshTask = nil
-        session = newSession
         loaded = true
+        session = newSession
         try await store.save(newSession)
+    }
+
+    /// The access token when the session is loaded and not about to expire, without waiting for the actor; `nil`
+    /// sends the caller to ``accessToken(refresher:)``.
+    nonisolated func currentAccessToken() -> String? {
+        let (session, loaded) = published.current
+        guard loaded, let session else { return nil }
+        if let expiresAt = session.expiresAt, session.refreshToken != nil, expiresAt.timeIntervalSinceNow < leeway {
+            return nil
+        }
+        return session.accessToken
     }
 
     /// An access token valid for a while yet, refreshing first when it is about to expire.

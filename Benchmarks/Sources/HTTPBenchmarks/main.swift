@@ -1,1 +1,131 @@
-print("not written yet")
+// Requests per second for one page of the feed: HTTPBackend against a bare URLSession.data(for:) of the same URL on
+// the same running reference server, sequential and with 8 concurrent tasks.
+//
+//   DIARY_SERVER_BIN=<path to a release DiaryServer> swift run -c release --package-path Benchmarks HTTPBenchmarks [requests]
+import DiarySDK
+import DiarySDKHTTP
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The running server and a signed-in session with a full first page of posts.
+struct Setup: Sendable {
+    let baseURL: URL
+    let session: StoredSession
+    var feedURL: URL { URL(string: "\(baseURL.absoluteString)/v1/feed?size=20")! }
+
+    /// A fresh backend (its own in-flight table, so concurrent tasks never share a request) signed in as the user.
+    func backend() async throws -> DiaryRepositories {
+        let store = InMemorySessionStore()
+        try await store.save(session)
+        return HTTPBackend(configuration: .init(baseURL: baseURL, tokenStore: store)).repositories
+    }
+
+    /// The same request with nothing but URLSession, then the same decoding the SDK does.
+    func bareDecoded() async throws {
+        var request = URLRequest(url: feedURL)
+        request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, _) = try await URLSession.shared.data(for: request)
+        _ = try JSONDecoder.diary().decode(Page<Post>.self, from: data)
+    }
+
+    /// The same request with nothing but URLSession.
+    func bare() async throws {
+        var request = URLRequest(url: feedURL)
+        request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200, !data.isEmpty else { fatalError("bare request failed") }
+    }
+}
+
+enum HTTPBenchmark {
+    static func startServer(binary: String) throws -> (Process, URL, Pipe) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("http-bench-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: binary)
+        server.arguments = ["--port", "0", "--in-memory", "--test-mode", "--exit-on-stdin-close"]
+        let input = Pipe()
+        server.standardInput = input
+        server.standardOutput = try FileHandle(forWritingTo: log)
+        try server.run()
+        for _ in 0..<1000 {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "listening on 127.0.0.1:") {
+                let rest = text[range.upperBound...]
+                let digits = rest.prefix { $0.isNumber }
+                if let port = Int(digits), rest.dropFirst(digits.count).first == "\n" {
+                    return (server, URL(string: "http://127.0.0.1:\(port)")!, input)
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        fatalError("the server did not start")
+    }
+
+    /// Runs `count` operations spread over `tasks` concurrent tasks and returns requests per second.
+    static func measure(
+        tasks: Int, count: Int, _ makeOperation: @escaping @Sendable () async throws -> @Sendable () async throws -> Void
+    ) async throws -> Double {
+        var operations: [@Sendable () async throws -> Void] = []
+        for _ in 0..<tasks { operations.append(try await makeOperation()) }
+        for operation in operations { try await operation() }
+        let perTask = count / tasks
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for operation in operations {
+                group.addTask { for _ in 0..<perTask { try await operation() } }
+            }
+            try await group.waitForAll()
+        }
+        return Double(perTask * tasks) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+
+    static func run() async throws {
+        guard let binary = ProcessInfo.processInfo.environment["DIARY_SERVER_BIN"] else {
+            FileHandle.standardError.write(Data("set DIARY_SERVER_BIN to a DiaryServer binary\n".utf8))
+            exit(2)
+        }
+        let requests = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 2000 : 2000
+        let (server, baseURL, input) = try startServer(binary: binary)
+        let store = InMemorySessionStore()
+        let sdk = HTTPBackend(configuration: .init(baseURL: baseURL, tokenStore: store)).repositories
+        _ = try await sdk.accounts.signUp(.init(email: "bench@example.com", password: "correct horse battery", nickname: "bench"))
+        for index in 0..<20 {
+            _ = try await sdk.posts.publish(
+                .init(title: "Post \(index)", body: String(repeating: "Today I learned. ", count: 20), tags: ["til"]))
+        }
+        let setup = Setup(baseURL: baseURL, session: try await store.load()!)
+        print("\(requests) requests per measurement, median of 3 rounds, one page of 20 posts (GET /v1/feed?size=20), req/s")
+        print("| Mode | bare URLSession.data(for:) | bare + JSONDecoder | HTTPBackend posts.feed | ratio to bare | ratio to bare + decode |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for tasks in [1, 8] {
+            var bareRates: [Double] = []
+            var decodedRates: [Double] = []
+            var sdkRates: [Double] = []
+            for _ in 0..<3 {
+                bareRates.append(try await measure(tasks: tasks, count: requests) { { try await setup.bare() } })
+                decodedRates.append(try await measure(tasks: tasks, count: requests) { { try await setup.bareDecoded() } })
+                sdkRates.append(try await measure(tasks: tasks, count: requests) {
+                    let repositories = try await setup.backend()
+                    return { _ = try await repositories.posts.feed(page: .first(size: 20)) }
+                })
+            }
+            let bare = bareRates.sorted()[1]
+            let decoded = decodedRates.sorted()[1]
+            let backend = sdkRates.sorted()[1]
+            let mode = tasks == 1 ? "sequential" : "8 concurrent tasks"
+            print(
+                "| \(mode) | \(Int(bare)) | \(Int(decoded)) | \(Int(backend)) | \(String(format: "%.2f", backend / bare))× | "
+                    + "\(String(format: "%.2f", backend / decoded))× |")
+        }
+        server.terminate()
+        _ = input
+    }
+}
+
+try await HTTPBenchmark.run()

@@ -10,7 +10,6 @@ import NIOCore
 struct DiaryAPI: Sendable {
     let registry: WorldRegistry
     let options: ServerOptions
-    let identityVerifier: (any IdentityTokenVerifier)?
 
     typealias Handler = @Sendable (Call) async throws -> Reply
 

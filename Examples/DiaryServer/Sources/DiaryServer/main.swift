@@ -37,7 +37,7 @@ if options.exitWhenStdinCloses {
     }
 }
 
-let api = DiaryAPI(registry: registry, options: options, identityVerifier: verifier)
+let api = DiaryAPI(registry: registry, options: options)
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
 router.get("/health") { _, _ in "ok" }
