@@ -21,9 +21,14 @@ final class HTTPClient: Sendable {
     }
 
     /// Sends a request and returns the body of its 2xx response.
+    /// Every failure, including a cancellation noticed between attempts, surfaces as a `DiaryError`.
     func send(_ request: HTTPRequest) async throws -> Data {
-        guard request.deduplicate, request.method != "GET" else { return try await perform(request) }
-        return try await inFlight.run(key: request.deduplicationKey) { try await self.perform(request) }
+        do {
+            guard request.deduplicate, request.method != "GET" else { return try await perform(request) }
+            return try await inFlight.run(key: request.deduplicationKey) { try await self.perform(request) }
+        } catch {
+            throw Self.transportError(error, request: request, timeout: configuration.timeout)
+        }
     }
 
     /// Sends a request and decodes its JSON response.
