@@ -57,18 +57,27 @@ extension FileDiaryStore {
         }
     }
 
-    /// Compacts now, whatever the journal's size, and waits for it: for tests and after bulk imports.
+    /// Compacts now, whatever the journal's size, and waits for it: for tests and after bulk imports. A background
+    /// compaction already running is waited for first, then a new one covers everything written since.
     func compactNow() async throws {
-        let compaction: Compaction = try await run(on: fileQueue) {
-            try self.state.withLock { state in
-                guard !state.isClosed else { throw self.closedError }
-                guard !state.isCompacting else { throw DiaryError(.conflict, "a compaction is already running") }
-                guard let compaction = self.startCompactionIfDue(&state, force: true) else {
-                    throw DiaryError(.unavailable, "the store at \(self.directory) could not start a new journal")
+        while true {
+            let compaction: Compaction? = try await run(on: fileQueue) {
+                try self.state.withLock { state in
+                    guard !state.isClosed else { throw self.closedError }
+                    guard !state.isCompacting else { return nil }
+                    guard let compaction = self.startCompactionIfDue(&state, force: true) else {
+                        throw DiaryError(.unavailable, "the store at \(self.directory) could not start a new journal")
+                    }
+                    return compaction
                 }
-                return compaction
             }
+            guard let compaction else {
+                // The background compaction runs on the same serial queue: an empty job there waits it out.
+                _ = try await run(on: compactionQueue) {}
+                continue
+            }
+            _ = try await run(on: compactionQueue) { self.compact(compaction) }
+            return
         }
-        _ = try await run(on: compactionQueue) { self.compact(compaction) }
     }
 }
