@@ -64,7 +64,7 @@ extension FileDiaryStore {
         }
         var database = DiaryDatabase()
         try SnapshotFormat.decode(snapshotData, file: directory + "/" + snapshotName) { records in
-            for record in records { database.put(record) }
+            database.put(contentsOf: records)
         }
 
         let journals = generations.journals.filter { $0 >= generation }.sorted()

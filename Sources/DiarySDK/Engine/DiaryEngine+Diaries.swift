@@ -99,6 +99,16 @@ extension DiaryEngine: DiaryRepository {
 
     public func entries(_ query: DiaryQuery, page: PageRequest) async throws -> Page<Diary> {
         try await read("diaries.entries") { db, viewer in
+            let tag = query.tag?.lowercased()
+            let isMatch = { (diary: Diary) -> Bool in
+                guard AccessPolicy.canSee(diary, viewer: viewer, in: db) else { return false }
+                if diary.isHidden && !query.includeHidden { return false }
+                if query.favouritesOnly && !diary.isFavourite { return false }
+                if let month = query.month, diary.day.yearMonth != month { return false }
+                if let day = query.day, diary.day != day { return false }
+                if let tag, !diary.tags.contains(where: { $0.lowercased() == tag }) { return false }
+                return true
+            }
             let candidates: Set<Diary.ID>
             if let bookID = query.bookID {
                 guard AccessPolicy.isMember(viewer, of: bookID, in: db) else { throw DiaryError.notFound("book \(bookID)") }
@@ -110,23 +120,21 @@ extension DiaryEngine: DiaryRepository {
                 }
                 if let month = query.month ?? query.day?.yearMonth {
                     candidates = db.diariesByAuthorMonth[.init(authorID: author, month: month)] ?? []
-                } else if let tag = query.tag {
-                    candidates = (db.diariesByTag[tag.lowercased()] ?? []).filter { db.diaries[$0]?.authorID == author }
                 } else {
-                    candidates = db.diariesByAuthor[author] ?? []
+                    // Walk the author's ordered listing (or its tag's) and stop once the page is full.
+                    let keys: SortedKeyIndex?
+                    if let tag {
+                        keys = db.diaryOrderByAuthorTag[.init(authorID: author, tag: tag)]
+                    } else {
+                        keys = db.diaryOrderByAuthor[author]
+                    }
+                    return try Paginator.page(keys: keys ?? SortedKeyIndex(), descending: true, request: page) { key in
+                        db.diaries[Diary.ID(key.id)].flatMap { isMatch($0) ? $0 : nil }
+                    }
                 }
             }
-            let tag = query.tag?.lowercased()
-            let matches = candidates.compactMap { db.diaries[$0] }.filter { diary in
-                guard AccessPolicy.canSee(diary, viewer: viewer, in: db) else { return false }
-                if diary.isHidden && !query.includeHidden { return false }
-                if query.favouritesOnly && !diary.isFavourite { return false }
-                if let month = query.month, diary.day.yearMonth != month { return false }
-                if let day = query.day, diary.day != day { return false }
-                if let tag, !diary.tags.contains(where: { $0.lowercased() == tag }) { return false }
-                return true
-            }
-            return try Paginator.page(ordered: matches, key: Self.listingKey, descending: true, request: page)
+            let matches = candidates.compactMap { db.diaries[$0] }.filter(isMatch)
+            return try Paginator.page(ordered: matches, key: DiaryDatabase.listingKey, descending: true, request: page)
         }
     }
 
@@ -175,13 +183,6 @@ extension DiaryEngine: DiaryRepository {
     }
 
     // MARK: - Helpers
-
-    /// Entries list newest day first; within a day, newest written first.
-    static func listingKey(_ diary: Diary) -> SortKey {
-        let dayMicros = Int64(diary.day.daysSince1970) * 86_400_000_000
-        let timeOfDay = WireDate.microseconds(diary.createdAt) % 86_400_000_000
-        return SortKey(micros: dayMicros + (timeOfDay < 0 ? timeOfDay + 86_400_000_000 : timeOfDay), id: diary.id.rawValue)
-    }
 
     static func countsForCalendar(_ diary: Diary, viewer: User.ID, in db: DiaryDatabase) -> Bool {
         !diary.isHidden && diary.deletedAt == nil && AccessPolicy.canSee(diary, viewer: viewer, in: db)

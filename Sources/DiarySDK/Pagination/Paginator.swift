@@ -47,29 +47,16 @@ package enum Paginator {
     /// `resolve` turns a key into an item, or `nil` when the viewer may not see it; cursor pages stop resolving
     /// once the page is full, so the cost is proportional to the page, not the listing.
     package static func page<Item: Sendable>(
-        keys: [SortKey], descending: Bool, request: PageRequest, resolve: (SortKey) throws -> Item?
+        keys: SortedKeyIndex, descending: Bool, request: PageRequest, resolve: (SortKey) throws -> Item?
     ) throws -> Page<Item> {
         try request.validate()
         switch request.position {
         case .cursor(let cursor):
-            var index: Int
-            if let cursor {
-                let after = try SortKey(cursor: cursor)
-                let boundary = partition(keys, before: after)  // first index with key >= after
-                if descending {
-                    index = boundary - 1
-                } else {
-                    index = boundary < keys.count && keys[boundary] == after ? boundary + 1 : boundary
-                }
-            } else {
-                index = descending ? keys.count - 1 : 0
-            }
+            let after = try cursor.map(SortKey.init(cursor:))
             var items: [Item] = []
             var lastKey: SortKey?
             var hasMore = false
-            while index >= 0, index < keys.count {
-                let key = keys[index]
-                index += descending ? -1 : 1
+            for key in keys.keys(descending: descending, after: after) {
                 guard let item = try resolve(key) else { continue }
                 if items.count == request.size {
                     hasMore = true
@@ -82,8 +69,7 @@ package enum Paginator {
                 items: items, nextCursor: hasMore ? lastKey?.cursor : nil, isLastPage: !hasMore, size: request.size)
         case .number(let number):
             var visible: [Item] = []
-            let ordered: AnySequence<SortKey> = descending ? AnySequence(keys.reversed()) : AnySequence(keys)
-            for key in ordered {
+            for key in keys.keys(descending: descending) {
                 if let item = try resolve(key) { visible.append(item) }
             }
             let totalPages = max(1, (visible.count + request.size - 1) / request.size)
@@ -93,6 +79,13 @@ package enum Paginator {
                 items: Array(visible[start..<end]), pageNumber: number, totalPages: totalPages,
                 isLastPage: number >= totalPages, size: request.size)
         }
+    }
+
+    /// A page of a listing held as sort keys in strictly ascending order in an array.
+    package static func page<Item: Sendable>(
+        keys: [SortKey], descending: Bool, request: PageRequest, resolve: (SortKey) throws -> Item?
+    ) throws -> Page<Item> {
+        try page(keys: SortedKeyIndex(sorted: keys), descending: descending, request: request, resolve: resolve)
     }
 
     /// A page of items already in listing order.
@@ -109,16 +102,5 @@ package enum Paginator {
         }
         keys.sort()
         return try page(keys: keys, descending: descending, request: request) { keyed[$0] }
-    }
-
-    /// The index of the first key not less than `key`.
-    package static func partition(_ keys: [SortKey], before key: SortKey) -> Int {
-        var low = 0
-        var high = keys.count
-        while low < high {
-            let mid = (low + high) / 2
-            if keys[mid] < key { low = mid + 1 } else { high = mid }
-        }
-        return low
     }
 }

@@ -10,6 +10,12 @@ package struct DiaryDatabase: Sendable {
         package var month: YearMonth
     }
 
+    package struct AuthorTag: Hashable, Sendable {
+        package var authorID: User.ID
+        /// Lowercased.
+        package var tag: String
+    }
+
     // Users and accounts
     package private(set) var users: [User.ID: User] = [:]
     package private(set) var userIDsByNickname: [String: User.ID] = [:]
@@ -27,7 +33,10 @@ package struct DiaryDatabase: Sendable {
     package private(set) var diariesByAuthor: [User.ID: Set<Diary.ID>] = [:]
     package private(set) var diariesByAuthorMonth: [AuthorMonth: Set<Diary.ID>] = [:]
     package private(set) var diariesByBook: [DiaryBook.ID: Set<Diary.ID>] = [:]
-    package private(set) var diariesByTag: [String: Set<Diary.ID>] = [:]
+    /// Each author's entries in listing order (``listingKey(_:)``).
+    package private(set) var diaryOrderByAuthor: [User.ID: SortedKeyIndex] = [:]
+    /// Each author's entries with a tag, in listing order.
+    package private(set) var diaryOrderByAuthorTag: [AuthorTag: SortedKeyIndex] = [:]
     package private(set) var books: [DiaryBook.ID: DiaryBook] = [:]
     package private(set) var bookIDsByInviteCode: [String: DiaryBook.ID] = [:]
     package private(set) var memberships: [DiaryBook.ID: [User.ID: MembershipRecord]] = [:]
@@ -35,7 +44,8 @@ package struct DiaryDatabase: Sendable {
 
     // Community
     package private(set) var posts: [Post.ID: PostRecord] = [:]
-    package private(set) var postOrder: [SortKey] = []
+    /// Every post by creation date.
+    package private(set) var postOrder = SortedKeyIndex()
     package private(set) var postsByAuthor: [User.ID: Set<Post.ID>] = [:]
     package private(set) var postsByAuthorMonth: [AuthorMonth: Set<Post.ID>] = [:]
     package private(set) var postsByTag: [String: Set<Post.ID>] = [:]
@@ -122,8 +132,46 @@ package struct DiaryDatabase: Sendable {
     @discardableResult
     package mutating func put(_ record: StoreRecord) -> StoreRecord? {
         let old = remove(record.key)
-        insert(record)
+        var deferred: DeferredOrder?
+        insert(record, deferring: &deferred)
         return old
+    }
+
+    /// Inserts or replaces many rows, as when a snapshot is loaded: the ordered indices take each batch's keys in
+    /// one merge instead of one at a time.
+    package mutating func put(contentsOf records: some Sequence<StoreRecord>) {
+        var deferred: DeferredOrder? = DeferredOrder()
+        for record in records {
+            if self.record(for: record.key) != nil {
+                // A replacement: its old keys may still be waiting in `deferred`, so merge them before removing.
+                merge(deferred!)
+                deferred = DeferredOrder()
+                remove(record.key)
+            }
+            insert(record, deferring: &deferred)
+        }
+        merge(deferred!)
+    }
+
+    private mutating func merge(_ deferred: DeferredOrder) {
+        for (author, keys) in deferred.diariesByAuthor { diaryOrderByAuthor[author, default: .init()].insert(contentsOf: keys) }
+        for (authorTag, keys) in deferred.diariesByAuthorTag {
+            diaryOrderByAuthorTag[authorTag, default: .init()].insert(contentsOf: keys)
+        }
+        postOrder.insert(contentsOf: deferred.posts)
+    }
+
+    /// Where an entry sits in its author's listings: newest day first; within a day, newest written first (when
+    /// read descending).
+    package static func listingKey(_ diary: Diary) -> SortKey {
+        let dayMicros = Int64(diary.day.daysSince1970) * 86_400_000_000
+        let timeOfDay = WireDate.microseconds(diary.createdAt) % 86_400_000_000
+        return SortKey(micros: dayMicros + (timeOfDay < 0 ? timeOfDay + 86_400_000_000 : timeOfDay), id: diary.id.rawValue)
+    }
+
+    /// Where a post sits in the community feed.
+    package static func listingKey(_ post: PostRecord) -> SortKey {
+        SortKey(post.createdAt, post.id.rawValue)
     }
 
     /// Removes a row, keeping the indices in step.
@@ -148,6 +196,13 @@ package struct DiaryDatabase: Sendable {
 // MARK: - Index maintenance
 
 extension DiaryDatabase {
+    /// Ordered-index keys collected during ``put(contentsOf:)``, merged in at its end.
+    private struct DeferredOrder {
+        var diariesByAuthor: [User.ID: [SortKey]] = [:]
+        var diariesByAuthorTag: [AuthorTag: [SortKey]] = [:]
+        var posts: [SortKey] = []
+    }
+
     private static func importKeys(_ post: PostRecord) -> [String] {
         guard case .blog(let source) = post.source else { return [] }
         var keys: [String] = []
@@ -156,7 +211,7 @@ extension DiaryDatabase {
         return keys
     }
 
-    private mutating func insert(_ record: StoreRecord) {
+    private mutating func insert(_ record: StoreRecord, deferring deferred: inout DeferredOrder?) {
         switch record {
         case .user(let user):
             users[user.id] = user
@@ -179,7 +234,15 @@ extension DiaryDatabase {
             diariesByAuthorMonth[AuthorMonth(authorID: diary.authorID, month: diary.day.yearMonth), default: []]
                 .insert(diary.id)
             if let bookID = diary.bookID { diariesByBook[bookID, default: []].insert(diary.id) }
-            for tag in diary.tags { diariesByTag[tag.lowercased(), default: []].insert(diary.id) }
+            let key = Self.listingKey(diary)
+            let tags = Set(diary.tags.map { AuthorTag(authorID: diary.authorID, tag: $0.lowercased()) })
+            if deferred != nil {
+                deferred!.diariesByAuthor[diary.authorID, default: []].append(key)
+                for tag in tags { deferred!.diariesByAuthorTag[tag, default: []].append(key) }
+            } else {
+                diaryOrderByAuthor[diary.authorID, default: .init()].insert(key)
+                for tag in tags { diaryOrderByAuthorTag[tag, default: .init()].insert(key) }
+            }
         case .book(let book):
             books[book.id] = book
             if let code = book.inviteCode { bookIDsByInviteCode[code] = book.id }
@@ -188,8 +251,7 @@ extension DiaryDatabase {
             bookIDsByMember[membership.userID, default: []].insert(membership.bookID)
         case .post(let post):
             posts[post.id] = post
-            let key = SortKey(post.createdAt, post.id.rawValue)
-            postOrder.insert(key, at: Paginator.partition(postOrder, before: key))
+            if deferred != nil { deferred!.posts.append(Self.listingKey(post)) } else { postOrder.insert(Self.listingKey(post)) }
             postsByAuthor[post.authorID, default: []].insert(post.id)
             postsByAuthorMonth[AuthorMonth(authorID: post.authorID, month: post.day.yearMonth), default: []]
                 .insert(post.id)
@@ -244,7 +306,11 @@ extension DiaryDatabase {
             Self.remove(
                 diary.id, from: &diariesByAuthorMonth, at: AuthorMonth(authorID: diary.authorID, month: diary.day.yearMonth))
             if let bookID = diary.bookID { Self.remove(diary.id, from: &diariesByBook, at: bookID) }
-            for tag in diary.tags { Self.remove(diary.id, from: &diariesByTag, at: tag.lowercased()) }
+            let key = Self.listingKey(diary)
+            Self.remove(key, from: &diaryOrderByAuthor, at: diary.authorID)
+            for tag in Set(diary.tags.map { AuthorTag(authorID: diary.authorID, tag: $0.lowercased()) }) {
+                Self.remove(key, from: &diaryOrderByAuthorTag, at: tag)
+            }
         case .book(let book):
             books[book.id] = nil
             if let code = book.inviteCode, bookIDsByInviteCode[code] == book.id { bookIDsByInviteCode[code] = nil }
@@ -254,9 +320,7 @@ extension DiaryDatabase {
             Self.remove(membership.bookID, from: &bookIDsByMember, at: membership.userID)
         case .post(let post):
             posts[post.id] = nil
-            let key = SortKey(post.createdAt, post.id.rawValue)
-            let index = Paginator.partition(postOrder, before: key)
-            if index < postOrder.count, postOrder[index] == key { postOrder.remove(at: index) }
+            postOrder.remove(Self.listingKey(post))
             Self.remove(post.id, from: &postsByAuthor, at: post.authorID)
             Self.remove(
                 post.id, from: &postsByAuthorMonth, at: AuthorMonth(authorID: post.authorID, month: post.day.yearMonth))
@@ -296,6 +360,12 @@ extension DiaryDatabase {
     private static func remove<Key: Hashable, Value: Hashable>(
         _ value: Value, from index: inout [Key: Set<Value>], at key: Key
     ) {
+        guard index[key] != nil else { return }
+        index[key]!.remove(value)
+        if index[key]!.isEmpty { index[key] = nil }
+    }
+
+    private static func remove<Key: Hashable>(_ value: SortKey, from index: inout [Key: SortedKeyIndex], at key: Key) {
         guard index[key] != nil else { return }
         index[key]!.remove(value)
         if index[key]!.isEmpty { index[key] = nil }
