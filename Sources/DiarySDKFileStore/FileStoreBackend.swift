@@ -99,7 +99,7 @@ public final class FileStoreBackend: Sendable {
     public func makeRepositories(sessionStore: any SessionStore = InMemorySessionStore()) -> DiaryRepositories {
         DiaryEngine(
             store: store, environment: configuration.environment, configuration: configuration.engine,
-            principal: .session(SessionContext(store: sessionStore))
+            sessionStore: sessionStore
         ).repositories
     }
 
@@ -116,8 +116,7 @@ public final class FileStoreBackend: Sendable {
     /// - Returns: The engine.
     public func engine(actingAs userID: User.ID?) -> DiaryEngine {
         DiaryEngine(
-            store: store, environment: configuration.environment, configuration: configuration.engine,
-            principal: userID.map { .fixed($0) } ?? .session(SessionContext(store: InMemorySessionStore())))
+            store: store, environment: configuration.environment, configuration: configuration.engine, actingAs: userID)
     }
 
     /// Waits for running writes and compaction, then closes the files and releases the directory's lock, so

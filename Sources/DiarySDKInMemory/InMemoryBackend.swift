@@ -81,7 +81,7 @@ public final class InMemoryBackend: Sendable {
     public func makeRepositories(sessionStore: any SessionStore = InMemorySessionStore()) -> DiaryRepositories {
         DiaryEngine(
             store: store, environment: configuration.environment, configuration: configuration.engine,
-            principal: .session(SessionContext(store: sessionStore))
+            sessionStore: sessionStore
         ).repositories
     }
 
@@ -99,8 +99,7 @@ public final class InMemoryBackend: Sendable {
     /// - Returns: The engine.
     public func engine(actingAs userID: User.ID?) -> DiaryEngine {
         DiaryEngine(
-            store: store, environment: configuration.environment, configuration: configuration.engine,
-            principal: userID.map { .fixed($0) } ?? .session(SessionContext(store: InMemorySessionStore())))
+            store: store, environment: configuration.environment, configuration: configuration.engine, actingAs: userID)
     }
 
     // MARK: - Test controls

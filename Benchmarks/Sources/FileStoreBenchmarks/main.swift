@@ -30,25 +30,30 @@ let bareJSON = try JSONEncoder.diary().encode(large.entries)
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-/// Writes per second on both stores, alternating blocks of `writes / rounds`, as medians.
-func interleavedWrites(_ file: FileStoreBackend, _ pool: GRDBPool) async throws -> (Double, Double) {
-    _ = try await FileStoreBench.writesPerSecond(file, authorID: author, count: 10)  // warm-up
-    _ = try SQLiteBench.writesPerSecond(pool.pool, authorID: author, count: 10)
-    var fileRates: [Double] = []
-    var sqliteRates: [Double] = []
-    for _ in 0..<rounds {
-        fileRates.append(try await FileStoreBench.writesPerSecond(file, authorID: author, count: writes / rounds))
-        sqliteRates.append(try SQLiteBench.writesPerSecond(pool.pool, authorID: author, count: writes / rounds))
+/// Durable single writes per second on the four stores, in alternating blocks of `writes / rounds` (file store
+/// and SQLite at 1,000 entries, then both at the large size), as medians of the blocks. Measuring both sizes in
+/// the same rounds keeps the machine's load and the process's state the same for both, so their ratio shows the
+/// effect of the store's size alone.
+func interleavedWrites(
+    small: (FileStoreBackend, GRDBPool), large: (FileStoreBackend, GRDBPool)
+) async throws -> (fileSmall: Double, sqliteSmall: Double, fileLarge: Double, sqliteLarge: Double) {
+    for (file, pool) in [small, large] {  // warm-up
+        _ = try await FileStoreBench.writesPerSecond(file, authorID: author, count: 10)
+        _ = try SQLiteBench.writesPerSecond(pool.pool, authorID: author, count: 10)
     }
-    return (median(fileRates), median(sqliteRates))
+    var rates: [[Double]] = [[], [], [], []]
+    for _ in 0..<rounds {
+        rates[0].append(try await FileStoreBench.writesPerSecond(small.0, authorID: author, count: writes / rounds))
+        rates[1].append(try SQLiteBench.writesPerSecond(small.1.pool, authorID: author, count: writes / rounds))
+        rates[2].append(try await FileStoreBench.writesPerSecond(large.0, authorID: author, count: writes / rounds))
+        rates[3].append(try SQLiteBench.writesPerSecond(large.1.pool, authorID: author, count: writes / rounds))
+    }
+    return (median(rates[0]), median(rates[1]), median(rates[2]), median(rates[3]))
 }
 
-print("1,000-entry stores: durable single writes…")
+print("1,000-entry stores…")
 let (smallFile, smallFileDirectory, _) = try await FileStoreBench.makeStore("fs-1k", entries: small.entries)
 let (smallPool, smallPoolDirectory, _) = try SQLiteBench.makeDatabase("sqlite-1k", entries: small.entries)
-let (fileSmallRate, sqliteSmallRate) = try await interleavedWrites(smallFile, GRDBPool(pool: smallPool))
-try await smallFile.close()
-try smallPool.close()
 
 print("\(largeCount)-entry stores: bulk insert…")
 let (largeFile, largeFileDirectory, fileImport) = try await FileStoreBench.makeStore("fs-large", entries: large.entries)
@@ -72,8 +77,11 @@ print("Queries…")
 let (fileCalendar, fileSearch) = try await FileStoreBench.queries(file, authorID: author, count: queries)
 let (sqliteCalendar, sqliteSearch) = try SQLiteBench.queries(largePool, authorID: author, count: queries)
 
-print("Durable single writes at \(largeCount) entries…")
-let (fileLargeRate, sqliteLargeRate) = try await interleavedWrites(file, GRDBPool(pool: largePool))
+print("Durable single writes at 1,000 and \(largeCount) entries…")
+let (fileSmallRate, sqliteSmallRate, fileLargeRate, sqliteLargeRate) = try await interleavedWrites(
+    small: (smallFile, GRDBPool(pool: smallPool)), large: (file, GRDBPool(pool: largePool)))
+try await smallFile.close()
+try smallPool.close()
 try await file.close()
 try largePool.close()
 for directory in [smallFileDirectory, smallPoolDirectory, largeFileDirectory, largePoolDirectory] {
@@ -90,7 +98,7 @@ print("""
 
     SQLite: journal_mode = \(journalMode), synchronous = \(synchronous) (2 = FULL), read back from the writer connection
     Snapshot file: \(f(Double(snapshotBytes) / 1_048_576, 1)) MiB; the same entries as one JSON array: \(f(Double(bareJSON.count) / 1_048_576, 1)) MiB
-    Writes: \(writes) per store size, in \(rounds) alternating blocks; medians of the blocks
+    Writes: \(writes) per store, in \(rounds) rounds of alternating blocks over the four stores; medians of the blocks
 
     | Measure | File store | SQLite (GRDB) | File store vs SQLite |
     |---|---|---|---|

@@ -46,6 +46,26 @@ public final class DiaryEngine: Sendable {
         self.principal = principal
     }
 
+    /// An engine for an app on a device: it acts as whoever signs in, and keeps the session in `sessionStore`.
+    /// What every local backend's `makeRepositories(sessionStore:)` returns.
+    package convenience init(
+        store: any DiaryStore, environment: DiaryEnvironment, configuration: Configuration, sessionStore: any SessionStore
+    ) {
+        self.init(
+            store: store, environment: environment, configuration: configuration,
+            principal: .session(SessionContext(store: sessionStore)))
+    }
+
+    /// An engine that acts as one user, as a server does per request, or is signed out (with a session kept in
+    /// memory) when `userID` is `nil`. What every local backend's `engine(actingAs:)` returns.
+    package convenience init(
+        store: any DiaryStore, environment: DiaryEnvironment, configuration: Configuration, actingAs userID: User.ID?
+    ) {
+        self.init(
+            store: store, environment: environment, configuration: configuration,
+            principal: userID.map { .fixed($0) } ?? .session(SessionContext(store: InMemorySessionStore())))
+    }
+
     /// The repositories this engine implements, as a bundle.
     public var repositories: DiaryRepositories {
         DiaryRepositories(
