@@ -108,7 +108,7 @@ public struct FeedParser: Sendable {
         let builder = FeedXMLTreeBuilder(documentURL: documentURL, maxDepth: configuration.maxDepth, maxItems: configuration.maxItems)
         parser.delegate = builder
         let succeeded = parser.parse()
-        builder.flushText()
+        let tree = builder.finish()
         parser.delegate = nil
         if builder.exceededDepth {
             throw FeedParsingError(.tooDeep, "Elements nest deeper than the limit of \(configuration.maxDepth)",
@@ -120,7 +120,7 @@ public struct FeedParser: Sendable {
         }
         let failed = (builder.failed || !succeeded || parser.parserError != nil) && !builder.stoppedAtMaxItems
         let underlying = parser.parserError.map { FeedUnderlyingError($0) }
-        guard let root = builder.root else {
+        guard let root = tree?.root else {
             throw FeedParsingError(.malformedXML, "No root element could be read" + (underlying.map { ": \($0.description)" } ?? ""),
                                    line: builder.errorLine, column: builder.errorColumn, underlying: underlying)
         }

@@ -154,7 +154,7 @@ enum FeedText {
             escapeAttribute(value, into: &out)
             out += "\""
         }
-        if node.children.isEmpty, voidElements.contains(name.lowercased()) {
+        if node.isEmpty, voidElements.contains(name.lowercased()) {
             out += " />"
             return
         }

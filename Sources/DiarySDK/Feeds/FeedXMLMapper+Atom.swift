@@ -53,7 +53,7 @@ extension FeedXMLMapper {
 
     mutating func mapAtomEntry(_ node: FeedXMLNode, atom: FeedNamespace) -> FeedItem {
         var item = FeedItem()
-        for case .element(let child) in node.children {
+        for child in node.elements {
             guard child.ns == atom else {
                 switch (child.ns, child.localName) {
                 case (.dc, "creator"):
@@ -130,7 +130,7 @@ extension FeedXMLMapper {
     /// An Atom person construct (`name`, `email`, `uri` — or Atom 0.3's `url`).
     func atomPerson(_ node: FeedXMLNode) -> FeedPerson? {
         var person = FeedPerson()
-        for case .element(let child) in node.children {
+        for child in node.elements {
             switch child.localName {
             case "name": person.name = FeedText.collapsed(child.text)
             case "email": person.email = FeedText.trimmed(child.text)
@@ -165,7 +165,7 @@ extension FeedXMLMapper {
         case "xhtml":
             // Atom 1.0: the wrapping xhtml:div is not part of the content.
             let div = node.elements.first { $0.localName == "div" && $0.ns == .xhtml }
-            if let div, node.elements.count == 1 { return (FeedText.innerMarkup(of: div), .xhtml) }
+            if let div, node.elementCount == 1 { return (FeedText.innerMarkup(of: div), .xhtml) }
             return (FeedText.innerMarkup(of: node), .xhtml)
         case "application/xhtml+xml":
             return (FeedText.innerMarkup(of: node), .xhtml)

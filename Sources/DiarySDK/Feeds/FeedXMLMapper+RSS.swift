@@ -56,10 +56,10 @@ extension FeedXMLMapper {
         }
         if feed.authors.isEmpty, let itunesAuthor { feed.authors.append(itunesAuthor) }
         if feed.summary == nil { feed.summary = fallbackSummary }
-        var seen = Set<ObjectIdentifier>()
+        var seen = Set<Int>()
         for container in itemContainers {
             for child in container.elements where child.localName == "item" && Self.isCore(child) {
-                guard seen.insert(ObjectIdentifier(child)).inserted else { continue }
+                guard seen.insert(child.index).inserted else { continue }
                 feed.items.append(mapRSSItem(child))
             }
         }
@@ -80,7 +80,7 @@ extension FeedXMLMapper {
         var alternate: URL?
         var fallbackSummary: String?
         var fallbackTitle: String?
-        for case .element(let child) in node.children {
+        for child in node.elements {
             switch (child.ns, child.localName.lowercased()) {
             case (.none, "title"), (.rss, "title"), (.dc, "title"):
                 if item.title == nil { item.title = FeedText.collapsed(FeedText.content(of: child)) }

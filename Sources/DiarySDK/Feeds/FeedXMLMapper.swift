@@ -81,7 +81,7 @@ struct FeedXMLMapper {
 
     /// Maps Media RSS elements found directly under `node` or inside its `media:group` children.
     func media(in node: FeedXMLNode, into item: inout FeedItem) {
-        for case .element(let child) in node.children where child.ns == .media {
+        for child in node.elements where child.ns == .media {
             switch child.localName {
             case "group":
                 media(in: child, into: &item)

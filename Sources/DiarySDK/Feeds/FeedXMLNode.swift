@@ -1,81 +1,50 @@
 import Foundation
 
-/// The namespaces the parser understands, identified by URI (never by prefix).
-enum FeedNamespace: Sendable {
-    case none, rss, rdf, content, dc, dcterms, atom10, atom03, media, itunes, xhtml, xml, other
-
-    static func classify(_ uri: String) -> FeedNamespace {
-        if uri.isEmpty { return .none }
-        var u = uri.lowercased()
-        if u.hasPrefix("https://") { u = "http://" + u.dropFirst(8) }
-        while u.hasSuffix("/") || u.hasSuffix("#") { u.removeLast() }
-        switch u {
-        case "http://purl.org/rss/1.0", "http://my.netscape.com/rdf/simple/0.9",
-             "http://backend.userland.com/rss2", "http://blogs.law.harvard.edu/tech/rss",
-             "http://backend.userland.com/rss", "http://purl.org/net/rss1.1", "http://backend.userland.com/rss2.1":
-            return .rss
-        case "http://www.w3.org/1999/02/22-rdf-syntax-ns": return .rdf
-        case "http://purl.org/rss/1.0/modules/content": return .content
-        case "http://purl.org/dc/elements/1.1": return .dc
-        case "http://purl.org/dc/terms": return .dcterms
-        case "http://www.w3.org/2005/atom": return .atom10
-        case "http://purl.org/atom/ns", "http://purl.org/echo", "http://purl.org/pie", "http://example.com/newformat",
-             "http://example.com/necho":
-            return .atom03
-        case "http://search.yahoo.com/mrss", "http://tools.search.yahoo.com/mrss": return .media
-        case "http://www.itunes.com/dtds/podcast-1.0.dtd", "http://www.itunes.com/dtds/podcast-1.0": return .itunes
-        case "http://www.w3.org/1999/xhtml": return .xhtml
-        case "http://www.w3.org/xml/1998/namespace": return .xml
-        default: return .other
-        }
-    }
-}
-
-/// A node of the lightweight document tree built from XMLParser events.
-final class FeedXMLNode {
+/// A handle on one element of a ``FeedXMLTree``: the tree and the element's index. Cheap to copy; all reads go to the
+/// tree's flat arrays.
+struct FeedXMLNode {
+    /// A child of an element: an element, or a run of character data.
     enum Child {
         case element(FeedXMLNode)
         case text(String)
     }
 
-    /// An attribute with its namespace resolved through the in-scope prefix mappings.
-    struct Attribute {
-        var qualifiedName: String
-        var localName: String
-        var namespace: String
-        var value: String
+    let tree: FeedXMLTree
+    let index: Int
+
+    private var record: FeedXMLTree.Element {
+        _read { yield tree.elements[index] }
     }
 
-    let localName: String
-    let namespace: String
-    let qualifiedName: String
-    let ns: FeedNamespace
-    let attributes: [Attribute]
-    /// Prefix declarations made on this element (prefix → URI), for re-serialisation.
-    let declarations: [(String, String)]
+    var localName: String { record.localName }
+    var qualifiedName: String { record.qualifiedName }
+    var ns: FeedNamespace { record.ns }
+    var namespace: String { tree.namespaces[Int(record.namespaceIndex)] }
     /// The effective base URL (inherited `xml:base`, resolved against the document URL).
-    let base: URL?
+    var base: URL? { tree.bases[Int(record.baseIndex)] }
     /// The effective `xml:lang`.
-    let language: String?
-    var children: [Child] = []
-    let line: Int
+    var language: String? { tree.languages[Int(record.languageIndex)] }
+    var line: Int { record.line }
 
-    init(localName: String, namespace: String, qualifiedName: String, ns: FeedNamespace? = nil, attributes: [Attribute],
-         declarations: [(String, String)], base: URL?, language: String?, line: Int) {
-        self.localName = localName
-        self.namespace = namespace
-        self.qualifiedName = qualifiedName
-        self.ns = ns ?? FeedNamespace.classify(namespace)
-        self.attributes = attributes
-        self.declarations = declarations
-        self.base = base
-        self.language = language
-        self.line = line
+    /// The attributes in the order of their qualified names.
+    var attributes: ArraySlice<FeedXMLTree.Attribute> {
+        tree.attributes[Int(record.attributeStart)..<Int(record.attributeEnd)]
+    }
+
+    /// Prefix declarations made on this element (prefix → URI), for re-serialisation.
+    var declarations: ArraySlice<(prefix: String, uri: String)> {
+        tree.declarations[Int(record.declarationStart)..<Int(record.declarationEnd)]
     }
 
     /// The value of an attribute, matched by local name and namespace URI ("" = no namespace).
     func attribute(_ localName: String, namespace: String = "") -> String? {
-        attributes.first { $0.localName == localName && $0.namespace == namespace }?.value
+        let record = tree.elements[index]
+        guard record.attributeStart < record.attributeEnd else { return nil }
+        for k in Int(record.attributeStart)..<Int(record.attributeEnd) {
+            let attribute = tree.attributes[k]
+            if attribute.localName == localName && attribute.namespace == namespace { return attribute.value }
+        }
+        return nil
     }
 
     /// The value of an attribute by local name, matched case-insensitively and whatever its namespace.
@@ -84,39 +53,67 @@ final class FeedXMLNode {
     }
 
     /// The child elements, in order.
-    var elements: [FeedXMLNode] {
-        children.compactMap { if case .element(let node) = $0 { return node } else { return nil } }
+    var elements: Elements { Elements(tree: tree, first: Int(record.firstChild)) }
+
+    /// The number of child elements.
+    var elementCount: Int {
+        var count = 0
+        for _ in elements { count += 1 }
+        return count
     }
 
     /// The first child element with the given local name whose namespace satisfies `ns`.
     func first(_ name: String, _ ns: FeedNamespace) -> FeedXMLNode? {
-        for case .element(let node) in children where node.localName == name && node.ns == ns { return node }
-        return nil
+        elements.first { $0.ns == ns && $0.localName == name }
     }
 
     /// All child elements with the given local name and namespace.
     func all(_ name: String, _ ns: FeedNamespace) -> [FeedXMLNode] {
-        elements.filter { $0.localName == name && $0.ns == ns }
+        elements.filter { $0.ns == ns && $0.localName == name }
     }
 
     /// Whether the element has element children.
-    var hasElementChildren: Bool {
-        children.contains { if case .element = $0 { return true } else { return false } }
-    }
+    var hasElementChildren: Bool { record.firstChild >= 0 }
+
+    /// Whether the element has neither element children nor character data.
+    var isEmpty: Bool { record.firstChild < 0 && record.textStart == record.textEnd }
 
     /// The concatenated character data of this element and all descendants.
     var text: String {
-        var out = ""
-        appendText(to: &out)
+        let record = tree.elements[index]
+        return tree.string(record.textStart..<record.textEnd)
+    }
+
+    /// Element children and the runs of character data between them, in document order.
+    var children: [Child] {
+        var out: [Child] = []
+        var position = tree.elements[index].textStart
+        for child in elements {
+            let range = tree.elements[child.index].textStart..<tree.elements[child.index].textEnd
+            if range.lowerBound > position { out.append(.text(tree.string(position..<range.lowerBound))) }
+            out.append(.element(child))
+            position = range.upperBound
+        }
+        let end = tree.elements[index].textEnd
+        if end > position { out.append(.text(tree.string(position..<end))) }
         return out
     }
 
-    private func appendText(to out: inout String) {
-        for child in children {
-            switch child {
-            case .text(let string): out += string
-            case .element(let node): node.appendText(to: &out)
-            }
+    /// The child elements of one element, following the sibling links.
+    struct Elements: Sequence, IteratorProtocol {
+        let tree: FeedXMLTree
+        var cursor: Int
+
+        init(tree: FeedXMLTree, first: Int) {
+            self.tree = tree
+            self.cursor = first
+        }
+
+        mutating func next() -> FeedXMLNode? {
+            guard cursor >= 0 else { return nil }
+            let node = FeedXMLNode(tree: tree, index: cursor)
+            cursor = Int(tree.elements[cursor].nextSibling)
+            return node
         }
     }
 }

@@ -3,178 +3,268 @@ import Foundation
 import FoundationXML
 #endif
 
-/// XMLParser delegate that builds a ``FeedXMLNode`` tree, enforcing the depth and item limits.
+/// XMLParser delegate that builds a ``FeedXMLTree``, enforcing the depth and item limits.
+///
+/// Every callback makes one call into ``State`` (a struct), so the class's storage is accessed once per event; the
+/// state appends to flat arrays and the text buffer and allocates nothing per element beyond what XMLParser hands in.
 final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
-    let documentURL: URL?
-    let maxDepth: Int
-    let maxItems: Int?
-    private(set) var root: FeedXMLNode?
-    private var stack: [FeedXMLNode] = []
-    private var scopes: [[String: String]] = [["xml": xmlNamespace]]
-    private var pendingDeclarations: [(String, String)] = []
-    /// Namespace URIs already classified: a document uses a handful, thousands of times.
-    private var namespaceKinds: [String: FeedNamespace] = [:]
-    /// The previous element's namespace: consecutive elements usually share one.
-    private var lastNamespace: (uri: String, kind: FeedNamespace) = ("", .none)
-    private(set) var completedItems = 0
-    /// Elements closed at depth 2–3 (channel/feed metadata and items): evidence that a broken document is usable.
-    private(set) var completedShallowElements = 0
-    private(set) var stoppedAtMaxItems = false
-    private(set) var exceededDepth = false
-    private(set) var unterminatedElements = 0
+    private var state: State
 
     init(documentURL: URL?, maxDepth: Int, maxItems: Int?) {
-        self.documentURL = documentURL
-        self.maxDepth = maxDepth
-        self.maxItems = maxItems
+        state = State(documentURL: documentURL, maxDepth: maxDepth, maxItems: maxItems)
     }
 
+    var completedItems: Int { state.completedItems }
+    /// Elements closed at depth 2–3 (channel/feed metadata and items): evidence that a broken document is usable.
+    var completedShallowElements: Int { state.completedShallowElements }
+    var stoppedAtMaxItems: Bool { state.stoppedAtMaxItems }
+    var exceededDepth: Bool { state.exceededDepth }
+    var failed: Bool { state.failed }
+    var errorLine: Int? { state.errorLine }
+    var errorColumn: Int? { state.errorColumn }
     /// Elements still open when parsing stopped (non-zero after a truncated document).
-    var openElementCount: Int { stack.count }
+    var openElementCount: Int { state.stack.count }
+
+    /// Closes the elements left open and returns the tree (`nil` when no element was seen).
+    func finish() -> FeedXMLTree? {
+        state.finish()
+    }
 
     func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
-        pendingDeclarations.append((prefix, namespaceURI))
+        state.pendingDeclarations.append((prefix, namespaceURI))
     }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-        guard !failed else { return }
-        flushText()
-        if stack.count >= maxDepth {
-            exceededDepth = true
-            errorLine = parser.lineNumber
-            errorColumn = parser.columnNumber
+        if !state.startElement(elementName, namespaceURI: namespaceURI, qualifiedName: qName, attributes: attributeDict,
+                               line: parser.lineNumber) {
+            state.errorColumn = parser.columnNumber
             parser.abortParsing()
-            return
         }
-        // Most elements declare nothing: share the enclosing scope instead of copying it.
-        let scope: [String: String]
-        let declarations = pendingDeclarations
-        if pendingDeclarations.isEmpty {
-            scope = scopes.last ?? [:]
-        } else {
-            var extended = scopes.last ?? [:]
-            for (prefix, uri) in pendingDeclarations { extended[prefix] = uri }
-            pendingDeclarations.removeAll()
-            scope = extended
-        }
-        scopes.append(scope)
-
-        let qualified = qName ?? elementName
-        var local = elementName
-        var namespace = namespaceURI ?? ""
-        // Defensive: some XMLParser builds report the qualified name or omit the URI.
-        if let colon = local.utf8.firstIndex(of: UInt8(ascii: ":")) {
-            let prefix = String(local[..<colon])
-            local = String(local[local.utf8.index(after: colon)...])
-            if namespace.isEmpty { namespace = scope[prefix] ?? "" }
-        } else if namespace.isEmpty, !qualified.utf8.contains(UInt8(ascii: ":")) {
-            namespace = scope[""] ?? ""
-        }
-
-        var attributes: [FeedXMLNode.Attribute] = []
-        if !attributeDict.isEmpty {
-            attributes.reserveCapacity(attributeDict.count)
-            for (key, value) in attributeDict.sorted(by: { $0.key < $1.key }) {
-                if key == "xmlns" || key.hasPrefix("xmlns:") { continue }
-                if let colon = key.utf8.firstIndex(of: UInt8(ascii: ":")) {
-                    let prefix = String(key[..<colon])
-                    let name = String(key[key.utf8.index(after: colon)...])
-                    attributes.append(.init(qualifiedName: key, localName: name, namespace: scope[prefix] ?? "", value: value))
-                } else {
-                    attributes.append(.init(qualifiedName: key, localName: key, namespace: "", value: value))
-                }
-            }
-        }
-        let parent = stack.last
-        var base = parent?.base ?? documentURL
-        var language = parent?.language
-        for attribute in attributes where attribute.namespace == Self.xmlNamespace {
-            if attribute.localName == "base" {
-                base = FeedURLResolver.resolve(attribute.value, against: base) ?? base
-            } else if attribute.localName == "lang" {
-                let trimmed = FeedText.trim(attribute.value)
-                language = trimmed.isEmpty ? nil : trimmed
-            }
-        }
-        let ns: FeedNamespace
-        if namespace == lastNamespace.uri {
-            ns = lastNamespace.kind
-        } else if let known = namespaceKinds[namespace] {
-            ns = known
-            lastNamespace = (namespace, known)
-        } else {
-            ns = FeedNamespace.classify(namespace)
-            namespaceKinds[namespace] = ns
-            lastNamespace = (namespace, ns)
-        }
-        let node = FeedXMLNode(localName: local, namespace: namespace, qualifiedName: qualified, ns: ns,
-                               attributes: attributes, declarations: declarations, base: base,
-                               language: language, line: parser.lineNumber)
-        if let parent {
-            parent.children.append(.element(node))
-        } else if root == nil {
-            root = node
-        }
-        stack.append(node)
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        guard !failed else { return }
-        flushText()
-        guard let node = stack.popLast() else { return }
-        if scopes.count > 1 { scopes.removeLast() }
-        let depth = stack.count + 1
-        if depth >= 2, depth <= 3 { completedShallowElements += 1 }
-        if depth <= 3, node.localName == "item" || node.localName == "entry" {
-            completedItems += 1
-            if let maxItems, completedItems >= maxItems {
-                stoppedAtMaxItems = true
-                parser.abortParsing()
-            }
-        }
+        if !state.endElement() { parser.abortParsing() }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        appendText(string)
+        state.appendText(string)
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        appendText(String(decoding: CDATABlock, as: UTF8.self))
+        state.appendText(CDATABlock)
     }
 
-    private(set) var failed = false
-    private(set) var errorLine: Int?
-    private(set) var errorColumn: Int?
-
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        if errorLine == nil {
-            errorLine = parser.lineNumber
-            errorColumn = parser.columnNumber
+        if state.errorLine == nil {
+            state.errorLine = parser.lineNumber
+            state.errorColumn = parser.columnNumber
         }
         // libxml2 keeps going in recovery mode (and XMLParser may even return true); freeze the tree here so
         // that only content before the first error is used.
-        failed = true
+        state.failed = true
         parser.abortParsing()
     }
 
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
         nil
     }
+}
 
-    private var pendingText = ""
+extension FeedXMLTreeBuilder {
+    /// The builder's mutable state; see ``FeedXMLTree`` for the layout.
+    struct State {
+        let documentURL: URL?
+        let maxDepth: Int
+        let maxItems: Int?
 
-    private func appendText(_ string: String) {
-        guard !stack.isEmpty, !failed else { return }
-        pendingText += string
-    }
+        var elements: [FeedXMLTree.Element] = []
+        var attributes: [FeedXMLTree.Attribute] = []
+        var declarations: [(prefix: String, uri: String)] = []
+        var namespaces: [String] = [""]
+        var bases: [URL?]
+        var languages: [String?] = [nil]
+        var text: [UInt8] = []
 
-    /// Moves buffered character data into the current element (called at every element boundary).
-    func flushText() {
-        guard !pendingText.isEmpty else { return }
-        stack.last?.children.append(.text(pendingText))
-        pendingText = ""
+        /// Open elements: index and the last child linked so far.
+        var stack: [(element: Int32, lastChild: Int32)] = []
+        /// In-scope prefix mappings, innermost last, with the depth of the element that declared them.
+        var scopes: [(prefix: String, uri: String, depth: Int)] = [("xml", FeedXMLTreeBuilder.xmlNamespace, 0)]
+        var pendingDeclarations: [(String, String)] = []
+        /// Namespace URIs already classified: a document uses a handful, thousands of times.
+        var namespaceIndices: [String: Int32] = ["": 0]
+        /// The previous element's namespace: consecutive elements usually share one.
+        var lastNamespace: (uri: String, index: Int32, kind: FeedNamespace) = ("", 0, .none)
+
+        var completedItems = 0
+        var completedShallowElements = 0
+        var stoppedAtMaxItems = false
+        var exceededDepth = false
+        var failed = false
+        var errorLine: Int?
+        var errorColumn: Int?
+
+        init(documentURL: URL?, maxDepth: Int, maxItems: Int?) {
+            self.documentURL = documentURL
+            self.maxDepth = maxDepth
+            self.maxItems = maxItems
+            self.bases = [documentURL]
+        }
+
+        func lookup(_ prefix: Substring) -> String? {
+            for scope in scopes.reversed() where scope.prefix == prefix { return scope.uri }
+            return nil
+        }
+
+        /// Records a start tag; returns `false` when the depth limit is exceeded (parsing must stop).
+        mutating func startElement(_ elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+                                   attributes attributeDict: [String: String], line: Int) -> Bool {
+            guard !failed else { return true }
+            if stack.count >= maxDepth {
+                exceededDepth = true
+                errorLine = line
+                return false
+            }
+            let depth = stack.count + 1
+            let declarationStart = Int32(declarations.count)
+            if !pendingDeclarations.isEmpty {
+                for (prefix, uri) in pendingDeclarations {
+                    scopes.append((prefix, uri, depth))
+                    declarations.append((prefix, uri))
+                }
+                pendingDeclarations.removeAll()
+            }
+
+            let qualified = qName ?? elementName
+            var local = elementName
+            var namespace = namespaceURI ?? ""
+            // Defensive: some XMLParser builds report the qualified name or omit the URI.
+            if let colon = local.utf8.firstIndex(of: UInt8(ascii: ":")) {
+                let prefix = local[..<colon]
+                local = String(local[local.utf8.index(after: colon)...])
+                if namespace.isEmpty { namespace = lookup(prefix) ?? "" }
+            } else if namespace.isEmpty, !qualified.utf8.contains(UInt8(ascii: ":")) {
+                namespace = lookup("") ?? ""
+            }
+
+            let attributeStart = Int32(attributes.count)
+            if !attributeDict.isEmpty {
+                if attributeDict.count == 1, let (key, value) = attributeDict.first {
+                    appendAttribute(key, value)
+                } else {
+                    for (key, value) in attributeDict.sorted(by: { $0.key < $1.key }) { appendAttribute(key, value) }
+                }
+            }
+            let attributeEnd = Int32(attributes.count)
+
+            var baseIndex: Int32 = 0
+            var languageIndex: Int32 = 0
+            if let parent = stack.last?.element {
+                baseIndex = elements[Int(parent)].baseIndex
+                languageIndex = elements[Int(parent)].languageIndex
+            }
+            if attributeStart < attributeEnd {
+                for k in Int(attributeStart)..<Int(attributeEnd) where attributes[k].namespace == FeedXMLTreeBuilder.xmlNamespace {
+                    let attribute = attributes[k]
+                    if attribute.localName == "base" {
+                        let base = bases[Int(baseIndex)]
+                        if let resolved = FeedURLResolver.resolve(attribute.value, against: base) {
+                            bases.append(resolved)
+                            baseIndex = Int32(bases.count - 1)
+                        }
+                    } else if attribute.localName == "lang" {
+                        let trimmed = FeedText.trim(attribute.value)
+                        languages.append(trimmed.isEmpty ? nil : trimmed)
+                        languageIndex = Int32(languages.count - 1)
+                    }
+                }
+            }
+
+            let namespaceIndex: Int32
+            let ns: FeedNamespace
+            if namespace == lastNamespace.uri {
+                namespaceIndex = lastNamespace.index
+                ns = lastNamespace.kind
+            } else {
+                if let known = namespaceIndices[namespace] {
+                    namespaceIndex = known
+                } else {
+                    namespaceIndex = Int32(namespaces.count)
+                    namespaces.append(namespace)
+                    namespaceIndices[namespace] = namespaceIndex
+                }
+                ns = FeedNamespace.classify(namespace)
+                lastNamespace = (namespace, namespaceIndex, ns)
+            }
+
+            let index = Int32(elements.count)
+            elements.append(FeedXMLTree.Element(
+                localName: local, qualifiedName: qualified, ns: ns, namespaceIndex: namespaceIndex,
+                baseIndex: baseIndex, languageIndex: languageIndex, attributeStart: attributeStart, attributeEnd: attributeEnd,
+                declarationStart: declarationStart, declarationEnd: Int32(declarations.count),
+                line: line, textStart: text.count, textEnd: text.count))
+            if let top = stack.indices.last {
+                let (parentIndex, lastChild) = stack[top]
+                if lastChild < 0 {
+                    elements[Int(parentIndex)].firstChild = index
+                } else {
+                    elements[Int(lastChild)].nextSibling = index
+                }
+                stack[top].lastChild = index
+            }
+            stack.append((index, -1))
+            return true
+        }
+
+        private mutating func appendAttribute(_ key: String, _ value: String) {
+            if key == "xmlns" || key.hasPrefix("xmlns:") { return }
+            if let colon = key.utf8.firstIndex(of: UInt8(ascii: ":")) {
+                let prefix = key[..<colon]
+                let name = String(key[key.utf8.index(after: colon)...])
+                attributes.append(.init(qualifiedName: key, localName: name, namespace: lookup(prefix) ?? "", value: value))
+            } else {
+                attributes.append(.init(qualifiedName: key, localName: key, namespace: "", value: value))
+            }
+        }
+
+        /// Records an end tag; returns `false` when the item limit is reached (parsing must stop).
+        mutating func endElement() -> Bool {
+            guard !failed, let (index, _) = stack.popLast() else { return true }
+            let depth = stack.count + 1
+            elements[Int(index)].textEnd = text.count
+            while let last = scopes.last, last.depth >= depth, scopes.count > 1 { scopes.removeLast() }
+            if depth >= 2, depth <= 3 { completedShallowElements += 1 }
+            if depth <= 3 {
+                let name = elements[Int(index)].localName
+                if name == "item" || name == "entry" {
+                    completedItems += 1
+                    if let maxItems, completedItems >= maxItems {
+                        stoppedAtMaxItems = true
+                        return false
+                    }
+                }
+            }
+            return true
+        }
+
+        mutating func appendText(_ string: String) {
+            guard !stack.isEmpty, !failed else { return }
+            var string = string
+            string.withUTF8 { text.append(contentsOf: $0) }
+        }
+
+        mutating func appendText(_ data: Data) {
+            guard !stack.isEmpty, !failed else { return }
+            text.append(contentsOf: data)
+        }
+
+        mutating func finish() -> FeedXMLTree? {
+            for (index, _) in stack { elements[Int(index)].textEnd = text.count }
+            guard !elements.isEmpty else { return nil }
+            return FeedXMLTree(elements: elements, attributes: attributes, declarations: declarations, namespaces: namespaces,
+                               bases: bases, languages: languages, text: text)
+        }
     }
 }
