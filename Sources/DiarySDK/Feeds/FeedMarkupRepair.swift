@@ -16,11 +16,18 @@ struct FeedMarkupRepair {
     private var counts: [String: (count: Int, line: Int)] = [:]
     private var entities: [String: [UInt8]] = [:]
     private var expanded = 0
+    /// The line of ``countedUpTo``: newlines are counted only when a diagnostic needs a line number.
     private var line = 1
+    private var countedUpTo = 0
+    /// The repaired document, created at the first change; `nil` while the input needs nothing.
+    private var out: [UInt8]?
+    /// Input bytes before this index are already in `out` (or unchanged, while `out` is `nil`).
+    private var copiedUpTo = 0
 
+    /// Repairs `input`; returns it untouched (same storage, no copy) when nothing needs repair.
     static func repair(_ input: [UInt8]) throws -> (bytes: [UInt8], diagnostics: [FeedDiagnostic]) {
         var repair = FeedMarkupRepair()
-        let output = try repair.run(input)
+        let output = try input.withUnsafeBufferPointer { try repair.run($0) } ?? input
         let messages: [String: String] = [
             "htmlEntity": "HTML named entities were rewritten to numeric character references",
             "bareAmpersand": "Bare or unknown '&' references were escaped as &amp;",
@@ -37,11 +44,38 @@ struct FeedMarkupRepair {
         return (output, diagnostics)
     }
 
-    private mutating func note(_ kind: String) {
-        if let existing = counts[kind] { counts[kind] = (existing.count + 1, existing.line) } else { counts[kind] = (1, line) }
+    /// The line number of input position `position` (positions only move forward).
+    private mutating func line(at position: Int, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        if position > countedUpTo {
+            var newlines = 0
+            for k in countedUpTo..<position where b[k] == 0x0A { newlines += 1 }
+            line += newlines
+            countedUpTo = position
+        }
+        return line
     }
 
-    private static func starts(_ b: [UInt8], _ i: Int, _ literal: StaticString, caseInsensitive: Bool = false) -> Bool {
+    private mutating func note(_ kind: String, at position: Int, _ b: UnsafeBufferPointer<UInt8>) {
+        if let existing = counts[kind] {
+            counts[kind] = (existing.count + 1, existing.line)
+        } else {
+            counts[kind] = (1, line(at: position, b))
+        }
+    }
+
+    /// Replaces the input bytes `range` with `replacement` in the output (creating the output on the first change).
+    private mutating func replace(_ range: Range<Int>, with replacement: some Sequence<UInt8>, _ b: UnsafeBufferPointer<UInt8>) {
+        if out == nil {
+            var fresh: [UInt8] = []
+            fresh.reserveCapacity(b.count + b.count / 16)
+            out = fresh
+        }
+        out!.append(contentsOf: UnsafeBufferPointer(rebasing: b[copiedUpTo..<range.lowerBound]))
+        out!.append(contentsOf: replacement)
+        copiedUpTo = range.upperBound
+    }
+
+    private static func starts(_ b: UnsafeBufferPointer<UInt8>, _ i: Int, _ literal: StaticString, caseInsensitive: Bool = false) -> Bool {
         let count = literal.utf8CodeUnitCount
         guard i + count <= b.count else { return false }
         return literal.withUTF8Buffer { lit in
@@ -55,134 +89,119 @@ struct FeedMarkupRepair {
         }
     }
 
-    private static func find(_ b: [UInt8], _ from: Int, _ literal: StaticString) -> Int? {
+    /// The index of `literal` at or after `from` (`memchr` finds candidates for its first byte).
+    private static func find(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ literal: StaticString) -> Int? {
         let first = literal.utf8Start.pointee
         let count = literal.utf8CodeUnitCount
-        return b.withUnsafeBufferPointer { buffer -> Int? in
-            let n = buffer.count
-            var i = from
-            while i < n {
-                if buffer[i] == first, i + count <= n {
-                    var k = 1
-                    while k < count, buffer[i + k] == literal.utf8Start[k] { k += 1 }
-                    if k == count { return i }
-                }
+        guard let base = b.baseAddress else { return nil }
+        var i = from
+        while i < b.count {
+            guard let hit = memchr(base + i, Int32(first), b.count - i) else { return nil }
+            i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if i + count <= b.count {
+                var k = 1
+                while k < count, b[i + k] == literal.utf8Start[k] { k += 1 }
+                if k == count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    @inline(__always)
+    private static func needsAttention(_ c: UInt8) -> Bool {
+        c == 0x26 || c == 0x3C || (c < 0x20 && c != 0x09 && c != 0x0A && c != 0x0D)
+    }
+
+    /// The end of the run starting at `start` of bytes that need nothing: anything but `<`, `&` and the control
+    /// characters XML forbids. Eight bytes at a time while no byte of the word can be one of those.
+    private static func plainRunEnd(_ b: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = b.baseAddress else { return start }
+        let n = b.count
+        var i = start
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while true {
+            while i + 8 <= n {
+                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let below20 = (word &- ones &* 0x20) & ~word & highs
+                let amp = word ^ (ones &* 0x26)
+                let lt = word ^ (ones &* 0x3C)
+                let candidates = below20 | ((amp &- ones) & ~amp & highs) | ((lt &- ones) & ~lt & highs)
+                if candidates != 0 { break }
+                i += 8
+            }
+            // A candidate word (or the tail): look at its bytes one by one; tabs and newlines are fine.
+            let limit = min(i + 8, n)
+            while i < limit {
+                if needsAttention(base[i]) { return i }
                 i += 1
             }
-            return nil
+            if i >= n { return n }
         }
     }
 
-    private mutating func copy(_ b: [UInt8], _ range: Range<Int>, into out: inout [UInt8]) {
-        b.withUnsafeBufferPointer { buffer in
-            var newlines = 0
-            for k in range where buffer[k] == 0x0A { newlines += 1 }
-            line += newlines
-        }
-        out.append(contentsOf: b[range])
-    }
-
-    /// The end of the run starting at `start` of bytes copied as they are: anything but `<`, `&` and the control
-    /// characters XML forbids. Counts the run's newlines into `newlines`.
-    private static func plainRunEnd(_ b: [UInt8], from start: Int, newlines: inout Int) -> Int {
-        b.withUnsafeBufferPointer { buffer in
-            var i = start
-            var lines = 0
-            let n = buffer.count
-            while i < n {
-                let c = buffer[i]
-                if c >= 0x3D || (c >= 0x20 && c != 0x26 && c != 0x3C) {
-                    i += 1
-                    continue
-                }
-                if c == 0x0A {
-                    lines += 1
-                    i += 1
-                    continue
-                }
-                if c == 0x09 || c == 0x0D {
-                    i += 1
-                    continue
-                }
-                break
-            }
-            newlines += lines
-            return i
-        }
-    }
-
-    private mutating func run(_ b: [UInt8]) throws -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count + b.count / 16)
+    /// Scans the document; returns the repaired bytes, or `nil` when nothing needed repair.
+    private mutating func run(_ b: UnsafeBufferPointer<UInt8>) throws -> [UInt8]? {
         var i = 0
         let n = b.count
         while i < n {
-            // Fast path: copy the run of bytes that need no attention in one go.
-            let runEnd = Self.plainRunEnd(b, from: i, newlines: &line)
-            if runEnd > i {
-                out.append(contentsOf: b[i..<runEnd])
-                i = runEnd
-                if i >= n { break }
-            }
+            i = Self.plainRunEnd(b, from: i)
+            if i >= n { break }
             let c = b[i]
             if c == UInt8(ascii: "<") {
                 // Ordinary tags (`<name`, `</name`) need nothing: only `<!` and `<?` are special.
                 if i + 1 < n, b[i + 1] != UInt8(ascii: "!"), b[i + 1] != UInt8(ascii: "?") {
-                    out.append(c)
                     i += 1
                     continue
                 }
                 if Self.starts(b, i, "<![CDATA[") {
                     if let end = Self.find(b, i + 9, "]]>") {
-                        copy(b, i..<(end + 3), into: &out)
                         i = end + 3
                     } else {
-                        copy(b, i..<n, into: &out)
-                        out.append(contentsOf: Array("]]>".utf8))
-                        note("unterminatedCDATA")
+                        replace(n..<n, with: "]]>".utf8, b)
+                        note("unterminatedCDATA", at: n, b)
                         i = n
                     }
                     continue
                 }
                 if Self.starts(b, i, "<!--") {
-                    let end = Self.find(b, i + 4, "-->").map { $0 + 3 } ?? n
-                    copy(b, i..<end, into: &out)
-                    i = end
+                    i = Self.find(b, i + 4, "-->").map { $0 + 3 } ?? n
                     continue
                 }
                 if i > 0, Self.starts(b, i, "<?xml"), i + 5 < n, b[i + 5] <= 0x20 {
                     // An XML declaration after a comment or whitespace is a fatal error for libxml2: drop it.
                     let end = Self.find(b, i + 5, "?>").map { $0 + 2 } ?? n
-                    note("misplacedDeclaration")
+                    note("misplacedDeclaration", at: i, b)
+                    countedUpTo = end // its newlines are not counted, as before
+                    replace(i..<end, with: EmptyCollection(), b)
                     i = end
                     continue
                 }
                 if Self.starts(b, i, "<!DOCTYPE", caseInsensitive: true) {
-                    i = try doctype(b, i, into: &out)
+                    i = try doctype(b, i)
                     continue
                 }
-                out.append(c)
                 i += 1
                 continue
             }
             if c == UInt8(ascii: "&") {
-                i = reference(b, i, into: &out)
+                i = reference(b, i)
                 continue
             }
-            if c < 0x20, c != 0x09, c != 0x0A, c != 0x0D {
-                note("controlCharacter")
-                i += 1
-                continue
-            }
-            if c == 0x0A { line += 1 }
-            out.append(c)
+            // A control character XML forbids.
+            note("controlCharacter", at: i, b)
+            replace(i..<(i + 1), with: EmptyCollection(), b)
             i += 1
         }
+        guard out != nil else { return nil }
+        replace(n..<n, with: EmptyCollection(), b)
         return out
     }
 
     /// Skips the DOCTYPE at `start`, collecting simple internal entities; emits only its newlines.
-    private mutating func doctype(_ b: [UInt8], _ start: Int, into out: inout [UInt8]) throws -> Int {
+    private mutating func doctype(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) throws -> Int {
+        let doctypeLine = line(at: start, b)
         var i = start + 9
         var subsetStart: Int?
         var subsetEnd: Int?
@@ -200,21 +219,20 @@ struct FeedMarkupRepair {
             } else if c == UInt8(ascii: ">"), subsetStart == nil || subsetEnd != nil {
                 break
             } else if c == UInt8(ascii: "<"), subsetStart != nil, subsetEnd == nil, Self.starts(b, i, "<!ENTITY") {
-                i = try entityDeclaration(b, i)
+                i = try entityDeclaration(b, i, line: doctypeLine)
                 continue
             }
             i += 1
         }
         let end = min(i + 1, b.count)
-        for k in start..<end where b[k] == 0x0A {
-            out.append(0x0A)
-            line += 1
-        }
+        var newlines = 0
+        for k in start..<end where b[k] == 0x0A { newlines += 1 }
+        replace(start..<end, with: repeatElement(UInt8(0x0A), count: newlines), b)
         return end
     }
 
     /// Parses `<!ENTITY name "value">`; parameter and external entities are ignored.
-    private mutating func entityDeclaration(_ b: [UInt8], _ start: Int) throws -> Int {
+    private mutating func entityDeclaration(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, line: Int) throws -> Int {
         var i = start + 8
         func skipSpace() { while i < b.count, b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D { i += 1 } }
         skipSpace()
@@ -222,7 +240,7 @@ struct FeedMarkupRepair {
         if i < b.count, b[i] == UInt8(ascii: "%") { parameter = true; i += 1; skipSpace() }
         let nameStart = i
         while i < b.count, b[i] > 0x20, b[i] != UInt8(ascii: ">"), b[i] != UInt8(ascii: "\""), b[i] != UInt8(ascii: "'") { i += 1 }
-        let name = String(decoding: b[nameStart..<i], as: UTF8.self)
+        let name = String(decoding: UnsafeBufferPointer(rebasing: b[nameStart..<i]), as: UTF8.self)
         skipSpace()
         var value: [UInt8]?
         if i < b.count, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") {
@@ -257,8 +275,26 @@ struct FeedMarkupRepair {
         return min(i + 1, b.count)
     }
 
+    /// Whether `b[from..<to]` is `amp`, `lt`, `gt`, `quot` or `apos` (compared as bytes: no string is built for the
+    /// references that escaped HTML is made of).
+    private static func isPredefined(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        switch to - from {
+        case 2:
+            return (b[from] == UInt8(ascii: "l") || b[from] == UInt8(ascii: "g")) && b[from + 1] == UInt8(ascii: "t")
+        case 3:
+            return b[from] == UInt8(ascii: "a") && b[from + 1] == UInt8(ascii: "m") && b[from + 2] == UInt8(ascii: "p")
+        case 4:
+            return (b[from] == UInt8(ascii: "q") && b[from + 1] == UInt8(ascii: "u") && b[from + 2] == UInt8(ascii: "o")
+                    && b[from + 3] == UInt8(ascii: "t"))
+                || (b[from] == UInt8(ascii: "a") && b[from + 1] == UInt8(ascii: "p") && b[from + 2] == UInt8(ascii: "o")
+                    && b[from + 3] == UInt8(ascii: "s"))
+        default:
+            return false
+        }
+    }
+
     /// Handles an `&` at `start`; returns the index after the consumed bytes.
-    private mutating func reference(_ b: [UInt8], _ start: Int, into out: inout [UInt8]) -> Int {
+    private mutating func reference(_ b: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var i = start + 1
         let n = b.count
         if i < n, b[i] == UInt8(ascii: "#") {
@@ -276,12 +312,12 @@ struct FeedMarkupRepair {
                 i += 1
             }
             guard digits > 0 else {
-                note("bareAmpersand")
-                out.append(contentsOf: Array("&amp;".utf8))
+                note("bareAmpersand", at: start, b)
+                replace(start..<(start + 1), with: "&amp;".utf8, b)
                 return start + 1
             }
             let terminated = i < n && b[i] == UInt8(ascii: ";")
-            if terminated { i += 1 } else { note("bareAmpersand") }
+            if terminated { i += 1 } else { note("bareAmpersand", at: start, b) }
             var scalar = value
             if (0x80...0x9F).contains(value) {
                 scalar = FeedHTMLEntities.windows1252C1[Int(value - 0x80)]
@@ -289,10 +325,8 @@ struct FeedMarkupRepair {
             let valid = scalar == 0x9 || scalar == 0xA || scalar == 0xD || (0x20...0xD7FF).contains(scalar)
                 || (0xE000...0xFFFD).contains(scalar) || (0x10000...0x10FFFF).contains(scalar)
             if !valid || scalar != value || !terminated || b[start + 2] == UInt8(ascii: "X") {
-                if !valid { note("invalidCharacterReference") }
-                out.append(contentsOf: Array("&#\(valid ? scalar : 0xFFFD);".utf8))
-            } else {
-                out.append(contentsOf: b[start..<i])
+                if !valid { note("invalidCharacterReference", at: start, b) }
+                replace(start..<i, with: "&#\(valid ? scalar : 0xFFFD);".utf8, b)
             }
             return i
         }
@@ -305,36 +339,32 @@ struct FeedMarkupRepair {
             i += 1
         }
         if i > nameStart, i < n, b[i] == UInt8(ascii: ";") {
-            let name = String(decoding: b[nameStart..<i], as: UTF8.self)
-            switch name {
-            case "amp", "lt", "gt", "quot", "apos":
-                out.append(contentsOf: b[start...i])
-                return i + 1
-            default:
-                break
-            }
+            if Self.isPredefined(b, nameStart, i) { return i + 1 }
+            let name = String(decoding: UnsafeBufferPointer(rebasing: b[nameStart..<i]), as: UTF8.self)
             if let value = entities[name] {
-                note("internalEntity")
+                note("internalEntity", at: start, b)
                 expanded += value.count
+                var expansion: [UInt8] = []
                 if expanded <= Self.expansionBudget {
                     for byte in value {
                         switch byte {
-                        case UInt8(ascii: "<"): out.append(contentsOf: Array("&lt;".utf8))
-                        case UInt8(ascii: "&"): out.append(byte) // only character references survive validation
-                        default: out.append(byte)
+                        case UInt8(ascii: "<"): expansion.append(contentsOf: "&lt;".utf8)
+                        case UInt8(ascii: "&"): expansion.append(byte) // only character references survive validation
+                        default: expansion.append(byte)
                         }
                     }
                 }
+                replace(start..<(i + 1), with: expansion, b)
                 return i + 1
             }
             if let scalar = FeedHTMLEntities.table[name] {
-                note("htmlEntity")
-                out.append(contentsOf: Array("&#\(scalar);".utf8))
+                note("htmlEntity", at: start, b)
+                replace(start..<(i + 1), with: "&#\(scalar);".utf8, b)
                 return i + 1
             }
         }
-        note("bareAmpersand")
-        out.append(contentsOf: Array("&amp;".utf8))
+        note("bareAmpersand", at: start, b)
+        replace(start..<(start + 1), with: "&amp;".utf8, b)
         return start + 1
     }
 }

@@ -73,6 +73,36 @@ enum FeedText {
         return false
     }
 
+    /// The UTF-8 offset of the first `:` in `string`, if any (names are short; this avoids the generic collection
+    /// algorithms, which cost hundreds of instructions per call on `String.UTF8View`).
+    @inline(__always)
+    static func colonOffset(_ string: String) -> Int? {
+        var string = string
+        return string.withUTF8 { bytes -> Int? in
+            for k in 0..<bytes.count where bytes[k] == 0x3A { return k }
+            return nil
+        }
+    }
+
+    /// The UTF-8 offset of the first `byte` in `string`, if any.
+    static func offset(of byte: UInt8, in string: String) -> Int? {
+        var string = string
+        return string.withUTF8 { bytes -> Int? in
+            for k in 0..<bytes.count where bytes[k] == byte { return k }
+            return nil
+        }
+    }
+
+    /// `string.lowercased()` for the ASCII names of elements, without allocating when there is nothing to lower.
+    static func lowercasedName(_ string: String) -> String {
+        var needsLowering = false
+        for byte in string.utf8 where byte >= 0x41 && byte <= 0x5A || byte >= 0x80 {
+            needsLowering = true
+            break
+        }
+        return needsLowering ? string.lowercased() : string
+    }
+
     /// Whitespace and newlines as `CharacterSet.whitespacesAndNewlines` counts them.
     @inline(__always)
     static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {

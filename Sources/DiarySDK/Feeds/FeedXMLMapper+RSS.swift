@@ -10,7 +10,7 @@ extension FeedXMLMapper {
         var itunesAuthor: FeedPerson?
         var fallbackSummary: String?
         for child in channel.elements {
-            switch (child.ns, child.localName.lowercased()) {
+            switch (child.ns, FeedText.lowercasedName(child.localName)) {
             case (.none, "title"), (.rss, "title"), (.dc, "title"):
                 if feed.title == nil { feed.title = FeedText.collapsed(child.text) }
             case (.none, "link"), (.rss, "link"):
@@ -81,7 +81,7 @@ extension FeedXMLMapper {
         var fallbackSummary: String?
         var fallbackTitle: String?
         for child in node.elements {
-            switch (child.ns, child.localName.lowercased()) {
+            switch (child.ns, FeedText.lowercasedName(child.localName)) {
             case (.none, "title"), (.rss, "title"), (.dc, "title"):
                 if item.title == nil { item.title = FeedText.collapsed(FeedText.content(of: child)) }
             case (.none, "link"), (.rss, "link"):

@@ -95,6 +95,7 @@ extension FeedXMLTreeBuilder {
         var pendingDeclarations: [(String, String)] = []
         /// Namespace URIs already classified: a document uses a handful, thousands of times.
         var namespaceIndices: [String: Int32] = ["": 0]
+        var namespaceKinds: [FeedNamespace] = [.none]
         /// The previous element's namespace: consecutive elements usually share one.
         var lastNamespace: (uri: String, index: Int32, kind: FeedNamespace) = ("", 0, .none)
 
@@ -141,11 +142,11 @@ extension FeedXMLTreeBuilder {
             var local = elementName
             var namespace = namespaceURI ?? ""
             // Defensive: some XMLParser builds report the qualified name or omit the URI.
-            if let colon = local.utf8.firstIndex(of: UInt8(ascii: ":")) {
-                let prefix = local[..<colon]
-                local = String(local[local.utf8.index(after: colon)...])
-                if namespace.isEmpty { namespace = lookup(prefix) ?? "" }
-            } else if namespace.isEmpty, !qualified.utf8.contains(UInt8(ascii: ":")) {
+            if let colon = FeedText.colonOffset(local) {
+                let prefix = local.utf8.prefix(colon)
+                local = String(local.utf8.dropFirst(colon + 1)) ?? local
+                if namespace.isEmpty { namespace = lookup(Substring(prefix)) ?? "" }
+            } else if namespace.isEmpty, FeedText.colonOffset(qualified) == nil {
                 namespace = lookup("") ?? ""
             }
 
@@ -190,12 +191,14 @@ extension FeedXMLTreeBuilder {
             } else {
                 if let known = namespaceIndices[namespace] {
                     namespaceIndex = known
+                    ns = namespaceKinds[Int(known)]
                 } else {
                     namespaceIndex = Int32(namespaces.count)
+                    ns = FeedNamespace.classify(namespace)
                     namespaces.append(namespace)
+                    namespaceKinds.append(ns)
                     namespaceIndices[namespace] = namespaceIndex
                 }
-                ns = FeedNamespace.classify(namespace)
                 lastNamespace = (namespace, namespaceIndex, ns)
             }
 
@@ -219,14 +222,14 @@ extension FeedXMLTreeBuilder {
         }
 
         private mutating func appendAttribute(_ key: String, _ value: String) {
-            if key == "xmlns" || key.hasPrefix("xmlns:") { return }
-            if let colon = key.utf8.firstIndex(of: UInt8(ascii: ":")) {
-                let prefix = key[..<colon]
-                let name = String(key[key.utf8.index(after: colon)...])
-                attributes.append(.init(qualifiedName: key, localName: name, namespace: lookup(prefix) ?? "", value: value))
-            } else {
-                attributes.append(.init(qualifiedName: key, localName: key, namespace: "", value: value))
+            guard let colon = FeedText.colonOffset(key) else {
+                if key != "xmlns" { attributes.append(.init(qualifiedName: key, localName: key, namespace: "", value: value)) }
+                return
             }
+            if colon == 5, key.hasPrefix("xmlns:") { return }
+            let prefix = Substring(key.utf8.prefix(colon))
+            let name = String(key.utf8.dropFirst(colon + 1)) ?? key
+            attributes.append(.init(qualifiedName: key, localName: name, namespace: lookup(prefix) ?? "", value: value))
         }
 
         /// Records an end tag; returns `false` when the item limit is reached (parsing must stop).
