@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+@testable import DiarySDK
+
+/// The shortcuts of the parse pipeline — the repair pass handing back clean input untouched, plain UTF-8 skipping
+/// transcoding, the flat element tree — must give exactly what the slow paths give.
+@Suite("Parser fast paths")
+struct FeedFastPathTests {
+    /// Every fixture document, decoded to UTF-8 as the parser does before the repair pass.
+    static func decodedDocuments() throws -> [(name: String, bytes: [UInt8])] {
+        let dir = try FeedFixtures.directory()
+        var documents: [(String, [UInt8])] = []
+        let manifest = try FeedFixtures.json("manifest.json")
+        for entry in manifest["entries"] as? [[String: Any]] ?? [] {
+            guard let path = entry["path"] as? String else { continue }
+            let headers = entry["http_headers"] as? [String: String] ?? [:]
+            guard let decoded = try? FeedEncoding.decode(Data(contentsOf: dir.appendingPathComponent(path)), httpCharset: headers["Content-Type"])
+            else { continue }
+            documents.append((path, decoded.bytes))
+        }
+        for file in try RealFeedTests.realFiles() {
+            documents.append((file.lastPathComponent, try FeedEncoding.decode(Data(contentsOf: file), httpCharset: nil).bytes))
+        }
+        return documents
+    }
+
+    @Test("the repair pass returns a document that needs nothing untouched, without copying it")
+    func cleanDocumentsAreNotCopied() throws {
+        var clean = 0
+        for (name, bytes) in try Self.decodedDocuments() {
+            guard let repaired = try? FeedMarkupRepair.repair(bytes) else { continue }
+            let sameStorage = bytes.withUnsafeBufferPointer { a in repaired.bytes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+            if sameStorage {
+                clean += 1
+                #expect(repaired.diagnostics.isEmpty, "\(name): diagnostics without a change")
+            } else {
+                // Copied only when something changed (a repair, the DOCTYPE, or a silent `&#X41;`/`&#150;` rewrite).
+                #expect(repaired.bytes != bytes, "\(name): copied without a change")
+            }
+        }
+        #expect(clean > 300)
+    }
+
+    @Test("a repair anywhere in a document leaves the rest byte for byte as the fast path would")
+    func repairPathEqualsFastPath() throws {
+        for file in try RealFeedTests.realFiles() where !file.lastPathComponent.hasSuffix(".json") {
+            let data = try Data(contentsOf: file)
+            let fast = try FeedParser().parse(data)
+            // A control character after the root element forces the repair path; removing it gives back the input.
+            let repaired = try FeedParser().parse(data + Data([0x01]))
+            #expect(repaired.feed == fast.feed, "\(file.lastPathComponent)")
+            #expect(repaired.diagnostics.filter { $0.kind != "controlCharacter" } == fast.diagnostics, "\(file.lastPathComponent)")
+            #expect(repaired.diagnostics.contains { $0.kind == "controlCharacter" && $0.severity == .repaired })
+            #expect(repaired.encoding == fast.encoding)
+        }
+    }
+
+    @Test("repairs are placed exactly and counted with the line of their first occurrence")
+    func repairsAreExact() throws {
+        let input = Array("<rss>\n<a>x &nbsp; y & z</a>\n\u{1}<b>&#150;&#0;&amp;&lt;&gt;&quot;&apos;&#X41;&#65</b><!-- & --><![CDATA[ & < ]]>\n<?xml version=\"1.0\"?>".utf8)
+        let result = try FeedMarkupRepair.repair(input)
+        let expected = "<rss>\n<a>x &#160; y &amp; z</a>\n<b>&#8211;&#65533;&amp;&lt;&gt;&quot;&apos;&#65;&#65;</b><!-- & --><![CDATA[ & < ]]>\n"
+        #expect(String(decoding: result.bytes, as: UTF8.self) == expected)
+        let lines = Dictionary(result.diagnostics.map { ($0.kind, $0.line) }, uniquingKeysWith: { first, _ in first })
+        #expect(lines["htmlEntity"] == 2)
+        #expect(lines["bareAmpersand"] == 2)
+        #expect(lines["controlCharacter"] == 3)
+        #expect(lines["invalidCharacterReference"] == 3)
+        #expect(lines["misplacedDeclaration"] == 4)
+        #expect(result.diagnostics.first { $0.kind == "bareAmpersand" }?.message.contains("(2×") == true)
+    }
+
+    @Test("long runs of plain text around every kind of special byte are scanned correctly")
+    func plainRunsAtEveryAlignment() throws {
+        for padding in 0..<17 {
+            for special in ["&", "<!--c-->", "\u{2}", "&amp;", "<x/>", "\t\n\r"] {
+                let text = String(repeating: "p", count: padding) + special + String(repeating: "q", count: 17 - padding)
+                let input = Array("<r>\(text)</r>".utf8)
+                let result = try FeedMarkupRepair.repair(input)
+                var expected = text
+                if special == "&" { expected = expected.replacingOccurrences(of: "&", with: "&amp;") }
+                if special == "\u{2}" { expected = expected.replacingOccurrences(of: "\u{2}", with: "") }
+                #expect(String(decoding: result.bytes, as: UTF8.self) == "<r>\(expected)</r>", "padding \(padding), \(special.debugDescription)")
+            }
+        }
+    }
+}
