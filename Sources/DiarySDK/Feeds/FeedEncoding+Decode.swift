@@ -51,14 +51,16 @@ extension FeedEncoding {
                                                   message: "Unknown declared encoding \"\(declared)\"; decoding as UTF-8"))
             }
         }
-        let payload = Data(bytes[start...])
         let target = chosen ?? ("utf-8", .utf8)
+        // Plain UTF-8 (the common case) is validated in place and used as it is: no transcoding, no copies.
+        if target.encoding == .utf8, bytes.withUnsafeBufferPointer({ isValidUTF8(UnsafeBufferPointer(rebasing: $0[start...])) }) {
+            return Decoded(bytes: normalizedStart(bytes, from: start), encoding: target.name, diagnostics: diagnostics)
+        }
+        let payload = Data(bytes[start...])
         var utf8: [UInt8]
         var name = target.name
         if target.encoding == .utf8 {
-            if String(data: payload, encoding: .utf8) != nil {
-                utf8 = [UInt8](payload)
-            } else if !explicit {
+            if !explicit {
                 utf8 = Array(windows1252(payload).utf8)
                 name = "windows-1252"
                 diagnostics.append(FeedDiagnostic(kind: "invalidUTF8", severity: .repaired,
@@ -89,13 +91,77 @@ extension FeedEncoding {
             diagnostics.append(FeedDiagnostic(kind: "encodingErrors", severity: .repaired,
                                               message: "\(badLines) lines contained bytes that are not valid \(target.name); they were replaced with U+FFFD"))
         }
-        // Drop a BOM that survived transcoding and leading whitespace (an XML declaration must come first).
-        var head = 0
-        if utf8.count >= 3, utf8[0] == 0xEF, utf8[1] == 0xBB, utf8[2] == 0xBF { head = 3 }
-        while head < utf8.count, utf8[head] == 0x20 || utf8[head] == 0x09 || utf8[head] == 0x0A || utf8[head] == 0x0D { head += 1 }
-        if head > 0 { utf8.removeFirst(head) }
-        rewriteDeclaration(&utf8)
-        return Decoded(bytes: utf8, encoding: name, diagnostics: diagnostics)
+        return Decoded(bytes: normalizedStart(utf8, from: 0), encoding: name, diagnostics: diagnostics)
+    }
+
+    /// `bytes[from...]` without a BOM that survived transcoding or leading whitespace (an XML declaration must come
+    /// first), and with a leading XML declaration rewritten to UTF-8. Returns `bytes` itself when nothing changes.
+    static func normalizedStart(_ bytes: [UInt8], from start: Int) -> [UInt8] {
+        var head = start
+        if bytes.count - head >= 3, bytes[head] == 0xEF, bytes[head + 1] == 0xBB, bytes[head + 2] == 0xBF { head += 3 }
+        while head < bytes.count, bytes[head] == 0x20 || bytes[head] == 0x09 || bytes[head] == 0x0A || bytes[head] == 0x0D { head += 1 }
+        if let end = declarationEnd(bytes[head...]) {
+            var out: [UInt8] = []
+            out.reserveCapacity(utf8Declaration.count + bytes.count - end)
+            out.append(contentsOf: utf8Declaration)
+            out.append(contentsOf: bytes[end...])
+            return out
+        }
+        return head == 0 ? bytes : Array(bytes[head...])
+    }
+
+    static let utf8Declaration: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>".utf8)
+
+    /// The index after the `?>` of an XML declaration at the start of `bytes` (searched within its first 1,024 bytes).
+    static func declarationEnd(_ bytes: ArraySlice<UInt8>) -> Int? {
+        let s = bytes.startIndex
+        guard bytes.count > 7, bytes[s] == UInt8(ascii: "<"), bytes[s + 1] == UInt8(ascii: "?"), bytes[s + 2] == UInt8(ascii: "x"),
+              bytes[s + 3] == UInt8(ascii: "m"), bytes[s + 4] == UInt8(ascii: "l"),
+              bytes[s + 5] == 0x20 || bytes[s + 5] == 0x09 || bytes[s + 5] == 0x0A || bytes[s + 5] == 0x0D
+        else { return nil }
+        var index = 5
+        while index + 1 < bytes.count, index < 1_024 {
+            if bytes[s + index] == UInt8(ascii: "?"), bytes[s + index + 1] == UInt8(ascii: ">") { return s + index + 2 }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Whether `bytes` is well-formed UTF-8 (Unicode 15, table 3-7: no overlong forms, surrogates or values past
+    /// U+10FFFF), checking ASCII eight bytes at a time.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let n = bytes.count
+        var i = 0
+        while i < n {
+            while i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+            guard i < n else { return true }
+            let lead = base[i]
+            if lead < 0x80 { i += 1; continue }
+            @inline(__always) func continuation(_ k: Int) -> Bool { k < n && base[k] & 0xC0 == 0x80 }
+            switch lead {
+            case 0xC2...0xDF:
+                guard continuation(i + 1) else { return false }
+                i += 2
+            case 0xE0...0xEF:
+                guard i + 1 < n else { return false }
+                let second = base[i + 1]
+                let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80
+                let high: UInt8 = lead == 0xED ? 0x9F : 0xBF
+                guard second >= low, second <= high, continuation(i + 2) else { return false }
+                i += 3
+            case 0xF0...0xF4:
+                guard i + 1 < n else { return false }
+                let second = base[i + 1]
+                let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80
+                let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF
+                guard second >= low, second <= high, continuation(i + 2), continuation(i + 3) else { return false }
+                i += 4
+            default:
+                return false
+            }
+        }
+        return true
     }
 
     /// Decodes windows-1252 by hand: Foundation on Linux rejects the five undefined bytes (0x81, 0x8D, 0x8F,
@@ -134,20 +200,5 @@ extension FeedEncoding {
             }
         }
         return (result, bad)
-    }
-
-    /// Replaces a leading `<?xml …?>` with a UTF-8 declaration.
-    static func rewriteDeclaration(_ bytes: inout [UInt8]) {
-        let prefix: [UInt8] = Array("<?xml".utf8)
-        guard bytes.count > 7, Array(bytes[0..<5]) == prefix, bytes[5] == 0x20 || bytes[5] == 0x09 || bytes[5] == 0x0A || bytes[5] == 0x0D
-        else { return }
-        var index = 5
-        while index + 1 < bytes.count, index < 1_024 {
-            if bytes[index] == UInt8(ascii: "?"), bytes[index + 1] == UInt8(ascii: ">") {
-                bytes.replaceSubrange(0...(index + 1), with: Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>".utf8))
-                return
-            }
-            index += 1
-        }
     }
 }
