@@ -84,4 +84,26 @@ struct FeedFastPathTests {
             }
         }
     }
+
+    @Test("the in-place UTF-8 check accepts and rejects exactly what Foundation's decoder does")
+    func utf8ValidationMatchesFoundation() {
+        var rng = SplitMix64(state: 0x0F8)
+        let pieces: [[UInt8]] = [[0x41], [0xC3, 0xA9], [0xE2, 0x82, 0xAC], [0xF0, 0x9F, 0x98, 0x80], [0xED, 0x9F, 0xBF], [0xEF, 0xBF, 0xBD],
+                                 [0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+                                 [0xF5, 0x80, 0x80, 0x80], [0x80], [0xBF], [0xFE], [0xFF], [0xE2, 0x82], [0xF0, 0x9F, 0x98], [0x00]]
+        for round in 0..<4_000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 0..<24, using: &rng) {
+                if round % 3 == 0 {
+                    bytes.append(UInt8.random(in: 0...255, using: &rng))
+                } else {
+                    bytes += pieces[Int.random(in: 0..<(round % 2 == 0 ? 6 : pieces.count), using: &rng)]
+                    if Bool.random(using: &rng) { bytes += Array("plain ascii".utf8) }
+                }
+            }
+            let expected = String(data: Data(bytes), encoding: .utf8) != nil
+            let actual = bytes.withUnsafeBufferPointer { FeedEncoding.isValidUTF8($0) }
+            #expect(actual == expected, "\(bytes.map { String($0, radix: 16) })")
+        }
+    }
 }
