@@ -27,26 +27,37 @@ extension FeedDateParser {
         word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
     }
 
+    /// Whether `word`, lowercased (ASCII), is a prefix of `name` (compared in place, without allocating).
+    @inline(__always)
+    static func isLowercasedPrefix(_ word: UnsafeBufferPointer<UInt8>, of name: [UInt8]) -> Bool {
+        guard word.count <= name.count else { return false }
+        for k in 0..<word.count {
+            let c = word[k]
+            if (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) != name[k] { return false }
+        }
+        return true
+    }
+
     /// A month from its English name or an abbreviation of at least three letters.
     static func monthNumber(_ word: UnsafeBufferPointer<UInt8>) -> Int? {
         guard word.count >= 3, word.count <= 9 else { return nil }
-        let lower = lowercased(word)
-        for (index, name) in monthNames.enumerated() where lower.count <= name.count && name.starts(with: lower) {
+        for (index, name) in monthNames.enumerated() where isLowercasedPrefix(word, of: name) {
             return index + 1
         }
         return nil
     }
 
     static func isWeekday(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard word.count >= 2, word.count <= 9 else { return false }
-        let lower = lowercased(word)
-        return weekdayNames.contains { lower.count <= $0.count && $0.starts(with: lower) && lower.count >= 3 }
+        guard word.count >= 3, word.count <= 9 else { return false }
+        return weekdayNames.contains { isLowercasedPrefix(word, of: $0) }
     }
 
+    static let meridians: [[UInt8]] = [Array("am".utf8), Array("pm".utf8)]
+
     static func meridianValue(_ word: UnsafeBufferPointer<UInt8>) -> Int? {
-        let lower = lowercased(word)
-        if lower == Array("am".utf8) { return 1 }
-        if lower == Array("pm".utf8) { return 2 }
+        guard word.count == 2 else { return nil }
+        if isLowercasedPrefix(word, of: meridians[0]) { return 1 }
+        if isLowercasedPrefix(word, of: meridians[1]) { return 2 }
         return nil
     }
 

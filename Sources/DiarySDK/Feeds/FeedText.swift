@@ -35,6 +35,10 @@ enum FeedText {
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` without the round trip through `NSString` and UTF-16 that
     /// makes Foundation's version cost milliseconds on a long HTML body on Linux.
     static func trim(_ string: String) -> String {
+        // Fast path: an ASCII non-space byte at both ends means there is nothing to trim.
+        let utf8 = string.utf8
+        guard let firstByte = utf8.first, let lastByte = utf8.last else { return string }
+        if firstByte < 0x80, lastByte < 0x80, !isASCIISpace(firstByte), !isASCIISpace(lastByte) { return string }
         let scalars = string.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isWhitespace($0) }) ?? first
@@ -45,19 +49,22 @@ enum FeedText {
     /// Whether `collapsed` would return the string unchanged: no leading, trailing or repeated spaces and no tabs or
     /// line breaks (the common case for titles and names, checked without building a copy).
     static func isAlreadyCollapsed(_ string: String) -> Bool {
-        var previousSpace = true
-        for byte in string.utf8 {
-            switch byte {
-            case 0x20:
-                if previousSpace { return false }
-                previousSpace = true
-            case 0x09, 0x0A, 0x0D:
-                return false
-            default:
-                previousSpace = false
+        var copy = string
+        return copy.withUTF8 { bytes -> Bool in
+            var previousSpace = true
+            for byte in bytes {
+                switch byte {
+                case 0x20:
+                    if previousSpace { return false }
+                    previousSpace = true
+                case 0x09, 0x0A, 0x0D:
+                    return false
+                default:
+                    previousSpace = false
+                }
             }
+            return !previousSpace || bytes.isEmpty
         }
-        return !previousSpace || string.isEmpty
     }
 
     /// Whether `haystack` contains `needle`, comparing UTF-8 bytes (Foundation's `contains` bridges to `NSString`).
@@ -95,13 +102,16 @@ enum FeedText {
 
     /// `string.lowercased()` for the ASCII names of elements, without allocating when there is nothing to lower.
     static func lowercasedName(_ string: String) -> String {
-        var needsLowering = false
-        for byte in string.utf8 where byte >= 0x41 && byte <= 0x5A || byte >= 0x80 {
-            needsLowering = true
-            break
+        var copy = string
+        let needsLowering = copy.withUTF8 { bytes -> Bool in
+            for byte in bytes where byte >= 0x41 && byte <= 0x5A || byte >= 0x80 { return true }
+            return false
         }
         return needsLowering ? string.lowercased() : string
     }
+
+    @inline(__always)
+    static func isASCIISpace(_ byte: UInt8) -> Bool { byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) }
 
     /// Whitespace and newlines as `CharacterSet.whitespacesAndNewlines` counts them.
     @inline(__always)
