@@ -100,7 +100,8 @@ extension FeedEncoding {
         var head = start
         if bytes.count - head >= 3, bytes[head] == 0xEF, bytes[head + 1] == 0xBB, bytes[head + 2] == 0xBF { head += 3 }
         while head < bytes.count, bytes[head] == 0x20 || bytes[head] == 0x09 || bytes[head] == 0x0A || bytes[head] == 0x0D { head += 1 }
-        if let end = declarationEnd(bytes[head...]) {
+        // A declaration that already reads exactly as the rewritten one is kept (the rewrite would copy the document).
+        if let end = declarationEnd(bytes[head...]), !bytes[head..<end].elementsEqual(utf8Declaration) {
             var out: [UInt8] = []
             out.reserveCapacity(utf8Declaration.count + bytes.count - end)
             out.append(contentsOf: utf8Declaration)

@@ -73,6 +73,7 @@ enum FeedEncoding {
     /// The `encoding` pseudo-attribute of an ASCII-compatible XML declaration, if any.
     static func declaredEncoding(_ bytes: ArraySlice<UInt8>) -> String? {
         let head = bytes.prefix(512)
+        if head.starts(with: xmlDeclarationStart) { return declaredEncodingAtStart(head) }
         guard let text = String(bytes: head, encoding: .isoLatin1) else { return nil }
         guard let declStart = text.range(of: "<?xml"), let declEnd = text.range(of: "?>", range: declStart.upperBound..<text.endIndex)
         else { return nil }
@@ -84,5 +85,34 @@ enum FeedEncoding {
         rest = rest.dropFirst()
         let value = rest.prefix { $0 != quote }
         return value.isEmpty ? nil : String(value)
+    }
+
+    static let xmlDeclarationStart: [UInt8] = Array("<?xml".utf8)
+
+    /// ``declaredEncoding(_:)`` for the usual document that starts with `<?xml`, on the bytes (every Latin-1 byte is
+    /// one character, so byte searches find what the string searches find).
+    private static func declaredEncodingAtStart(_ head: ArraySlice<UInt8>) -> String? {
+        let b = Array(head)
+        func find(_ literal: [UInt8], from: Int, to end: Int) -> Int? {
+            guard end - from >= literal.count else { return nil }
+            for i in from...(end - literal.count) where b[i] == literal[0] && Array(b[i..<(i + literal.count)]) == literal { return i }
+            return nil
+        }
+        guard let declEnd = find(Array("?>".utf8), from: 5, to: b.count) else { return nil }
+        guard let key = find(Array("encoding".utf8), from: 5, to: declEnd) else { return nil }
+        var i = key + 8
+        while i < declEnd, b[i] == 0x20 || b[i] == UInt8(ascii: "=") || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D {
+            if b[i] == 0x0D, i + 1 < declEnd, b[i + 1] == 0x0A { break } // "\r\n" is one Character, not skipped
+            i += 1
+        }
+        guard i < declEnd, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else { return nil }
+        let quote = b[i]
+        let start = i + 1
+        var end = start
+        while end < declEnd, b[end] != quote { end += 1 }
+        guard end > start else { return nil }
+        var value = ""
+        for byte in b[start..<end] { value.unicodeScalars.append(Unicode.Scalar(byte)) }
+        return value
     }
 }

@@ -189,7 +189,17 @@ extension FeedXMLTreeBuilder {
                 namespaceIndex = lastNamespace.index
                 ns = lastNamespace.kind
             } else {
-                if let known = namespaceIndices[namespace] {
+                // A document uses a handful of namespaces: comparing with each is cheaper than hashing.
+                var known: Int32? = nil
+                if namespaces.count <= 8 {
+                    for k in namespaces.indices where namespaces[k] == namespace {
+                        known = Int32(k)
+                        break
+                    }
+                } else {
+                    known = namespaceIndices[namespace]
+                }
+                if let known {
                     namespaceIndex = known
                     ns = namespaceKinds[Int(known)]
                 } else {
@@ -260,7 +270,7 @@ extension FeedXMLTreeBuilder {
 
         mutating func appendText(_ data: Data) {
             guard !stack.isEmpty, !failed else { return }
-            text.append(contentsOf: data)
+            data.withUnsafeBytes { text.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
         }
 
         mutating func finish() -> FeedXMLTree? {
