@@ -106,4 +106,33 @@ struct FeedFastPathTests {
             #expect(actual == expected, "\(bytes.map { String($0, radix: 16) })")
         }
     }
+
+    @Test("the declared encoding is read from the bytes exactly as from the decoded declaration")
+    func declaredEncodingFastPath() {
+        let declarations = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<?xml version='1.0' encoding='iso-8859-1'?>",
+                            "<?xml version=\"1.0\" encoding = \"euc-kr\" standalone=\"yes\"?>", "<?xml version=\"1.0\"?>",
+                            "<?xml encoding=\"\"?>", "<?xml version=\"1.0\" encoding=\"windows-1252", "<?xml version=\"1.0\" encoding\r\n=\"utf-8\"?>",
+                            "<?xml version=\"1.0\" encoding=\n\t'koi8-r'?>", "<?xml version=\"1.0\" encoding=utf-8?>", "<?xml?>",
+                            "<?xml version=\"1.0\" encoding=\"caf\u{E9}\"?>"]
+        for declaration in declarations {
+            for tail in ["<rss/>", "", "?>"] {
+                let bytes = Array((declaration + tail).unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) })
+                // Reference: the same search on the Latin-1 string, as the general path does it.
+                let text = String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
+                var expected: String?
+                if let declEnd = text.range(of: "?>", range: text.index(text.startIndex, offsetBy: 5)..<text.endIndex) {
+                    let decl = text[text.index(text.startIndex, offsetBy: 5)..<declEnd.lowerBound]
+                    if let key = decl.range(of: "encoding") {
+                        var rest = decl[key.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+                        if let quote = rest.first, quote == "\"" || quote == "'" {
+                            rest = rest.dropFirst()
+                            let value = rest.prefix { $0 != quote }
+                            expected = value.isEmpty ? nil : String(value)
+                        }
+                    }
+                }
+                #expect(FeedEncoding.declaredEncoding(bytes[...]) == expected, "\(declaration.debugDescription) + \(tail)")
+            }
+        }
+    }
 }
