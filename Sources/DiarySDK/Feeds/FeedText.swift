@@ -69,15 +69,20 @@ enum FeedText {
 
     /// Whether `haystack` contains `needle`, comparing UTF-8 bytes (Foundation's `contains` bridges to `NSString`).
     static func contains(_ haystack: String, _ needle: String) -> Bool {
-        let n = Array(needle.utf8)
-        guard let first = n.first else { return true }
-        let h = haystack.utf8
-        var index = h.startIndex
-        while let found = h[index...].firstIndex(of: first) {
-            if h[found...].starts(with: n) { return true }
-            index = h.index(after: found)
+        var haystack = haystack
+        var needle = needle
+        return haystack.withUTF8 { h in
+            needle.withUTF8 { n in
+                guard n.count > 0 else { return true }
+                guard h.count >= n.count else { return false }
+                let first = n[0]
+                outer: for i in 0...(h.count - n.count) where h[i] == first {
+                    for k in 1..<n.count where h[i + k] != n[k] { continue outer }
+                    return true
+                }
+                return false
+            }
         }
-        return false
     }
 
     /// The UTF-8 offset of the first `:` in `string`, if any (names are short; this avoids the generic collection

@@ -116,7 +116,10 @@ struct FeedXMLMapper {
         guard parts.count <= 3 else { return nil }
         var total = 0.0
         for part in parts {
-            guard let value = Double(part.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
+            // Foundation's trimming bridges through NSString on Linux; most parts have nothing to trim.
+            let plain = part.utf8.first.map { $0 < 0x80 && $0 != 0x20 && $0 != 0x09 } == true
+                && part.utf8.last.map { $0 < 0x80 && $0 != 0x20 && $0 != 0x09 } == true
+            guard let value = Double(plain ? String(part) : part.trimmingCharacters(in: .whitespaces)), value >= 0 else { return nil }
             total = total * 60 + value
         }
         return total
