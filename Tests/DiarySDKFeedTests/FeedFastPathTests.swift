@@ -135,4 +135,98 @@ struct FeedFastPathTests {
             }
         }
     }
+
+    /// The HTML URL rewriter as it was before it scanned in place (byte-by-byte copy, `String` keys), as the reference.
+    static func referenceResolve(_ html: String, against base: URL) -> String {
+        guard html.utf8.contains(UInt8(ascii: "=")) else { return html }
+        let b = Array(html.utf8)
+        var out: [UInt8] = []
+        var i = 0
+        let n = b.count
+        var changed = false
+        let isSpace = FeedHTMLURLRewriter.isSpace
+        while i < n {
+            guard b[i] == UInt8(ascii: "<"), i + 1 < n, (b[i + 1] | 0x20) >= 0x61, (b[i + 1] | 0x20) <= 0x7A else {
+                out.append(b[i])
+                i += 1
+                continue
+            }
+            while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: ">") { out.append(b[i]); i += 1 }
+            while i < n, b[i] != UInt8(ascii: ">") {
+                if isSpace(b[i]) || b[i] == UInt8(ascii: "/") { out.append(b[i]); i += 1; continue }
+                let keyStart = i
+                while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: "="), b[i] != UInt8(ascii: ">") { i += 1 }
+                let key = String(decoding: b[keyStart..<i], as: UTF8.self).lowercased()
+                out.append(contentsOf: b[keyStart..<i])
+                while i < n, isSpace(b[i]) { out.append(b[i]); i += 1 }
+                guard i < n, b[i] == UInt8(ascii: "=") else { continue }
+                out.append(b[i])
+                i += 1
+                while i < n, isSpace(b[i]) { out.append(b[i]); i += 1 }
+                var quote: UInt8 = 0
+                if i < n, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") {
+                    quote = b[i]
+                    out.append(quote)
+                    i += 1
+                }
+                let valueStart = i
+                if quote != 0 {
+                    while i < n, b[i] != quote { i += 1 }
+                } else {
+                    while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: ">") { i += 1 }
+                }
+                let value = String(decoding: b[valueStart..<i], as: UTF8.self)
+                if FeedHTMLURLRewriter.urlAttributes.contains(key), let resolved = referenceAbsolute(value, base) {
+                    out.append(contentsOf: Array(resolved.utf8))
+                    changed = true
+                } else {
+                    out.append(contentsOf: b[valueStart..<i])
+                }
+                if quote != 0, i < n { out.append(quote); i += 1 }
+            }
+            if i < n { out.append(b[i]); i += 1 }
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : html
+    }
+
+    static func referenceAbsolute(_ value: String, _ base: URL) -> String? {
+        let trimmed = FeedText.trim(value)
+        guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
+        if let colon = trimmed.firstIndex(of: ":"),
+           trimmed[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) {
+            return nil
+        }
+        guard let url = URL(string: trimmed.replacingOccurrences(of: "&amp;", with: "&"), relativeTo: base) else { return nil }
+        return url.absoluteString.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    @Test("the in-place HTML URL rewriter gives what the copying one gave, on random markup")
+    func htmlURLRewriterMatchesReference() throws {
+        let base = try #require(URL(string: "https://example.com/blog/post/"))
+        let pieces = ["<a ", "<IMG ", "<p>", "</a>", ">", "/>", " ", "\n", "href", "HREF", "Src", "src", "poster", "bac\u{212A}ground",
+                      "data-x", "lowsrc", "=", " = ", "\"", "'", "x.png", "/abs/path", "../up?a=1&amp;b=2", "https://other.org/x",
+                      "mailto:a@b.c", "#frag", "caf\u{E9}/\u{D55C}", "é:x", "a:\u{301}b", "text & more", "<", "<1", "\u{1F600}", "  ./dot "]
+        var rng = SplitMix64(state: 0x4EF)
+        for _ in 0..<3_000 {
+            var html = ""
+            for _ in 0..<Int.random(in: 0..<18, using: &rng) { html += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+            #expect(FeedHTMLURLRewriter.resolve(html, against: base) == Self.referenceResolve(html, against: base), "\(html.debugDescription)")
+        }
+    }
+
+    @Test("byte-level substring search and duration parsing agree with the character-level forms")
+    func byteLevelTextHelpers() {
+        let samples = ["", "a", "@", "a@b", "a b", "mail@host (Name)", "\u{E9}@x", "::", "://x", "x://", "\u{1F600}://"]
+        for haystack in samples {
+            for needle in ["@", " ", "://", "html", "\u{E9}", ""] {
+                #expect(FeedText.contains(haystack, needle) == (needle.isEmpty || Array(haystack.utf8).indices.contains { Array(haystack.utf8)[$0...].starts(with: Array(needle.utf8)) }),
+                        "\(haystack) / \(needle)")
+            }
+        }
+        #expect(FeedXMLMapper.duration("1:02:03") == 3_723)
+        #expect(FeedXMLMapper.duration(" 1 : 02 :03 ") == 3_723)
+        #expect(FeedXMLMapper.duration("\u{2003}5\u{2003}") == 5)
+        #expect(FeedXMLMapper.duration("1::2") == nil)
+        #expect(FeedXMLMapper.duration("12.5") == 12.5)
+    }
 }
