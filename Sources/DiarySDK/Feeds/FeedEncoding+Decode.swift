@@ -21,7 +21,7 @@ extension FeedEncoding {
 
     /// Transcodes `data` to UTF-8 bytes (without BOM or leading whitespace) and rewrites the XML declaration.
     static func decode(_ data: Data, httpCharset: String?) throws -> Decoded {
-        let bytes = [UInt8](data)
+        let bytes = data.withUnsafeBytes { [UInt8]($0) }
         var diagnostics: [FeedDiagnostic] = []
         var chosen: (name: String, encoding: String.Encoding)?
         var explicit = false

@@ -93,13 +93,19 @@ enum FeedEncoding {
     /// one character, so byte searches find what the string searches find).
     private static func declaredEncodingAtStart(_ head: ArraySlice<UInt8>) -> String? {
         let b = Array(head)
-        func find(_ literal: [UInt8], from: Int, to end: Int) -> Int? {
-            guard end - from >= literal.count else { return nil }
-            for i in from...(end - literal.count) where b[i] == literal[0] && Array(b[i..<(i + literal.count)]) == literal { return i }
-            return nil
+        func find(_ literal: StaticString, from: Int, to end: Int) -> Int? {
+            let count = literal.utf8CodeUnitCount
+            guard end - from >= count else { return nil }
+            return literal.withUTF8Buffer { lit in
+                candidates: for i in from...(end - count) where b[i] == lit[0] {
+                    for k in 1..<count where b[i + k] != lit[k] { continue candidates }
+                    return i
+                }
+                return nil
+            }
         }
-        guard let declEnd = find(Array("?>".utf8), from: 5, to: b.count) else { return nil }
-        guard let key = find(Array("encoding".utf8), from: 5, to: declEnd) else { return nil }
+        guard let declEnd = find("?>", from: 5, to: b.count) else { return nil }
+        guard let key = find("encoding", from: 5, to: declEnd) else { return nil }
         var i = key + 8
         while i < declEnd, b[i] == 0x20 || b[i] == UInt8(ascii: "=") || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D {
             if b[i] == 0x0D, i + 1 < declEnd, b[i + 1] == 0x0A { break } // "\r\n" is one Character, not skipped

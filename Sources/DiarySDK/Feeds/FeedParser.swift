@@ -101,7 +101,7 @@ public struct FeedParser: Sendable {
     func parseXML(_ bytes: [UInt8], documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
         let repaired = try FeedMarkupRepair.repair(bytes)
         diagnostics += repaired.diagnostics
-        let parser = XMLParser(data: Data(repaired.bytes))
+        let parser = XMLParser(data: repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) })
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false

@@ -171,41 +171,91 @@ enum FeedText {
 
     /// Serialises an element's children back to markup (XHTML elements lose their prefix).
     static func innerMarkup(of node: FeedXMLNode) -> String {
-        var out = ""
-        for child in node.children {
-            switch child {
-            case .text(let string): escapeText(string, into: &out)
-            case .element(let element): serialize(element, into: &out)
-            }
-        }
-        return out
+        var out: [UInt8] = []
+        appendInnerMarkup(of: node, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    static func serialize(_ node: FeedXMLNode, into out: inout String) {
+    /// Appends the children of `node` as markup: the character data between child elements straight from the tree's
+    /// text buffer (escaped), the child elements re-serialised.
+    static func appendInnerMarkup(of node: FeedXMLNode, into out: inout [UInt8]) {
+        let tree = node.tree
+        var position = tree.elements[node.index].textStart
+        for child in node.elements {
+            let start = tree.elements[child.index].textStart
+            if start > position { appendEscapedText(tree, position..<start, into: &out) }
+            serialize(child, into: &out)
+            position = tree.elements[child.index].textEnd
+        }
+        let end = tree.elements[node.index].textEnd
+        if end > position { appendEscapedText(tree, position..<end, into: &out) }
+    }
+
+    /// Escapes `&`, `<` and `>` in one run of character data. Bytes are escaped directly when every such byte stands
+    /// between ASCII neighbours (so it is a character of its own); otherwise the run goes through ``escapeText(_:into:)``,
+    /// which matches whole characters, as before.
+    static func appendEscapedText(_ tree: FeedXMLTree, _ range: Range<Int>, into out: inout [UInt8]) {
+        tree.text.withUnsafeBufferPointer { all in
+            let b = UnsafeBufferPointer(rebasing: all[range])
+            var byteSafe = true
+            for k in 0..<b.count where b[k] == 0x26 || b[k] == 0x3C || b[k] == 0x3E {
+                if (k > 0 && b[k - 1] >= 0x80) || (k + 1 < b.count && b[k + 1] >= 0x80) {
+                    byteSafe = false
+                    break
+                }
+            }
+            guard byteSafe else {
+                var escaped = ""
+                escapeText(String(decoding: b, as: UTF8.self), into: &escaped)
+                out.append(contentsOf: escaped.utf8)
+                return
+            }
+            var copied = 0
+            for k in 0..<b.count where b[k] == 0x26 || b[k] == 0x3C || b[k] == 0x3E {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<k]))
+                switch b[k] {
+                case 0x26: out.append(contentsOf: "&amp;".utf8)
+                case 0x3C: out.append(contentsOf: "&lt;".utf8)
+                default: out.append(contentsOf: "&gt;".utf8)
+                }
+                copied = k + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<b.count]))
+        }
+    }
+
+    static func serialize(_ node: FeedXMLNode, into out: inout [UInt8]) {
         let name = node.ns == .xhtml ? node.localName : node.qualifiedName
-        out += "<" + name
+        out.append(UInt8(ascii: "<"))
+        out.append(contentsOf: name.utf8)
         var pairs = node.attributes.map { ($0.qualifiedName, $0.value) }
         for (prefix, uri) in node.declarations where node.ns != .xhtml {
             pairs.append((prefix.isEmpty ? "xmlns" : "xmlns:" + prefix, uri))
         }
         pairs.sort { $0.0 < $1.0 }
         for (key, value) in pairs {
-            out += " " + key + "=\""
+            out.append(UInt8(ascii: " "))
+            out.append(contentsOf: key.utf8)
+            out.append(contentsOf: "=\"".utf8)
             var value = value
             if FeedHTMLURLRewriter.urlAttributes.contains(key.lowercased()), let base = node.base,
                let resolved = FeedHTMLURLRewriter.absolute(value, base) {
                 value = resolved.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
             }
-            escapeAttribute(value, into: &out)
-            out += "\""
+            var escaped = ""
+            escapeAttribute(value, into: &escaped)
+            out.append(contentsOf: escaped.utf8)
+            out.append(UInt8(ascii: "\""))
         }
         if node.isEmpty, voidElements.contains(name.lowercased()) {
-            out += " />"
+            out.append(contentsOf: " />".utf8)
             return
         }
-        out += ">"
-        out += innerMarkup(of: node)
-        out += "</" + name + ">"
+        out.append(UInt8(ascii: ">"))
+        appendInnerMarkup(of: node, into: &out)
+        out.append(contentsOf: "</".utf8)
+        out.append(contentsOf: name.utf8)
+        out.append(UInt8(ascii: ">"))
     }
 
     /// Character data when the element holds only text, re-serialised markup when it holds elements.

@@ -3,12 +3,6 @@ import Foundation
 /// A handle on one element of a ``FeedXMLTree``: the tree and the element's index. Cheap to copy; all reads go to the
 /// tree's flat arrays.
 struct FeedXMLNode {
-    /// A child of an element: an element, or a run of character data.
-    enum Child {
-        case element(FeedXMLNode)
-        case text(String)
-    }
-
     let tree: FeedXMLTree
     let index: Int
 
@@ -82,21 +76,6 @@ struct FeedXMLNode {
     var text: String {
         let record = tree.elements[index]
         return tree.string(record.textStart..<record.textEnd)
-    }
-
-    /// Element children and the runs of character data between them, in document order.
-    var children: [Child] {
-        var out: [Child] = []
-        var position = tree.elements[index].textStart
-        for child in elements {
-            let range = tree.elements[child.index].textStart..<tree.elements[child.index].textEnd
-            if range.lowerBound > position { out.append(.text(tree.string(position..<range.lowerBound))) }
-            out.append(.element(child))
-            position = range.upperBound
-        }
-        let end = tree.elements[index].textEnd
-        if end > position { out.append(.text(tree.string(position..<end))) }
-        return out
     }
 
     /// The child elements of one element, following the sibling links.
