@@ -229,4 +229,28 @@ struct FeedFastPathTests {
         #expect(FeedXMLMapper.duration("1::2") == nil)
         #expect(FeedXMLMapper.duration("12.5") == 12.5)
     }
+
+    @Test("re-serialised XHTML escapes character data by whole characters, also next to combining marks")
+    func xhtmlTextEscapingMatchesCharacters() throws {
+        let texts = ["plain &amp; simple &lt;b&gt;", "caf\u{E9} &amp; cr\u{E8}me", "x &amp;\u{301} y", "\u{600}&amp; z", "&lt;\u{1F600}&gt;", "\u{E9}&amp;\u{E9}"]
+        for text in texts {
+            let xml = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title><entry><title>e</title>"
+                + "<content type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\">\(text)<br/>\(text)</div></content></entry></feed>"
+            let content = try #require(FeedParser().parse(Data(xml.utf8)).feed.items.first?.content)
+            // XMLParser decodes the references byte for byte (Foundation's replacingOccurrences would not match "&amp;\u{301}").
+            var bytes: [UInt8] = []
+            let source = Array(text.utf8)
+            var i = 0
+            while i < source.count {
+                let rest = source[i...]
+                if rest.starts(with: Array("&amp;".utf8)) { bytes.append(0x26); i += 5 } else if rest.starts(with: Array("&lt;".utf8)) {
+                    bytes.append(0x3C); i += 4
+                } else if rest.starts(with: Array("&gt;".utf8)) { bytes.append(0x3E); i += 4 } else { bytes.append(source[i]); i += 1 }
+            }
+            let decoded = String(decoding: bytes, as: UTF8.self)
+            var escaped = ""
+            FeedText.escapeText(decoded, into: &escaped)
+            #expect(content == escaped + "<br />" + escaped, "\(text.debugDescription)")
+        }
+    }
 }
