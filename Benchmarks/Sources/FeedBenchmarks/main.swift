@@ -37,9 +37,12 @@ final class TextAccumulator: NSObject, XMLParserDelegate {
     }
 }
 
-func bareParse(_ data: Data) -> Int {
+/// `reportPrefixes`: also `shouldReportNamespacePrefixes`, which FeedParser needs (prefix scopes for attributes and
+/// re-serialised markup) and which makes XMLParser build and walk a prefix dictionary for every element.
+func bareParse(_ data: Data, reportPrefixes: Bool = false) -> Int {
     let parser = XMLParser(data: data)
     parser.shouldProcessNamespaces = true
+    parser.shouldReportNamespacePrefixes = reportPrefixes
     parser.shouldResolveExternalEntities = false
     let delegate = TextAccumulator()
     parser.delegate = delegate
@@ -98,6 +101,19 @@ func realFeedsDirectory() -> URL? {
     return fm.fileExists(atPath: url.path) ? url : nil
 }
 
+/// The XML files of the real-feed fixtures (the JSON Feeds are left out: the baseline is an XML parser).
+func realFeeds(each: (String, Data) -> Void = { _, _ in }) -> [Data] {
+    guard let dir = realFeedsDirectory(),
+          let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() else { return [] }
+    var all: [Data] = []
+    for file in files where !file.hasSuffix(".json") && file.contains("__") {
+        guard let data = try? Data(contentsOf: dir.appendingPathComponent(file)) else { continue }
+        all.append(data)
+        each(file, data)
+    }
+    return all
+}
+
 // MARK: - Measurement
 
 /// Median seconds per run of `body`, alternating nothing else; at least `minRuns` runs and about `budget` seconds.
@@ -143,14 +159,23 @@ func mbps(_ bytes: Int, _ seconds: Double) -> String {
     String(format: "%.1f", Double(bytes) / 1_048_576 / seconds)
 }
 
-// `--profile <style> <runs> [--bare]`: only FeedParser (or the bare delegate) on one generated style, for a profiler.
+// `--profile <style> <runs> [--bare | --bare-prefixes]`: only FeedParser (or the bare delegate, optionally with namespace
+// prefixes reported) on one generated style, for a profiler such as `valgrind --tool=callgrind`. Run it with 1 and with
+// 3 runs and halve the difference to get the instructions of one parse without the document generation.
+// The style `real` parses the real feeds back to back.
 if let index = CommandLine.arguments.firstIndex(of: "--profile"), CommandLine.arguments.count > index + 2 {
-    let data = generated(CommandLine.arguments[index + 1])
+    let style = CommandLine.arguments[index + 1]
+    let documents = style == "real" ? realFeeds() : [generated(style)]
     let runs = Int(CommandLine.arguments[index + 2]) ?? 1
     let parser = FeedParser()
     let bare = CommandLine.arguments.contains("--bare")
+    let prefixes = CommandLine.arguments.contains("--bare-prefixes")
     var sink = 0
-    for _ in 0..<runs { sink &+= bare ? bareParse(data) : feedParse(data, parser) }
+    for _ in 0..<runs {
+        for data in documents {
+            sink &+= prefixes ? bareParse(data, reportPrefixes: true) : bare ? bareParse(data) : feedParse(data, parser)
+        }
+    }
     print("parsed \(runs) times: \(sink)")
     exit(0)
 }
@@ -159,17 +184,13 @@ var rows: [Row] = []
 for style in ["rss-cdata", "rss-escaped", "atom"] {
     rows.append(run("\(style) (1,000 items)", [generated(style)]))
 }
-if let dir = realFeedsDirectory(),
-   let files = try? FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
-    var all: [Data] = []
-    for file in files where !file.hasSuffix(".json") && file.contains("__") {
-        guard let data = try? Data(contentsOf: dir.appendingPathComponent(file)) else { continue }
-        all.append(data)
-        if CommandLine.arguments.contains("--each") { rows.append(run("real: \(file)", [data])) }
-    }
-    rows.append(run("real feeds (\(all.count) XML files)", all))
-} else {
+let all = realFeeds(each: { file, data in
+    if CommandLine.arguments.contains("--each") { rows.append(run("real: \(file)", [data])) }
+})
+if all.isEmpty {
     print("note: real feeds not found; set DIARYSDK_FEEDS_DIR")
+} else {
+    rows.append(run("real feeds (\(all.count) XML files)", all))
 }
 
 print("| Document | Size | Items | FeedParser MB/s | bare XMLParser MB/s | ratio |")
