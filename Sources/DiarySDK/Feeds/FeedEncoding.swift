@@ -74,6 +74,8 @@ enum FeedEncoding {
     static func declaredEncoding(_ bytes: ArraySlice<UInt8>) -> String? {
         let head = bytes.prefix(512)
         if head.starts(with: xmlDeclarationStart) { return declaredEncodingAtStart(head) }
+        // Without "<?xml" anywhere in the head the string search below cannot find a declaration either.
+        guard head.indices.contains(where: { head[$0...].starts(with: xmlDeclarationStart) }) else { return nil }
         guard let text = String(bytes: head, encoding: .isoLatin1) else { return nil }
         guard let declStart = text.range(of: "<?xml"), let declEnd = text.range(of: "?>", range: declStart.upperBound..<text.endIndex)
         else { return nil }

@@ -186,6 +186,17 @@ struct FeedMarkupRepair {
                 continue
             }
             if c == UInt8(ascii: "&") {
+                // `&lt;`, `&gt;`, `&amp;` (the bulk of escaped HTML) need nothing.
+                if i + 3 < n, b[i + 2] == UInt8(ascii: "t"), b[i + 3] == UInt8(ascii: ";"),
+                   b[i + 1] == UInt8(ascii: "l") || b[i + 1] == UInt8(ascii: "g") {
+                    i += 4
+                    continue
+                }
+                if i + 4 < n, b[i + 1] == UInt8(ascii: "a"), b[i + 2] == UInt8(ascii: "m"), b[i + 3] == UInt8(ascii: "p"),
+                   b[i + 4] == UInt8(ascii: ";") {
+                    i += 5
+                    continue
+                }
                 i = reference(b, i)
                 continue
             }

@@ -10,7 +10,9 @@ import FoundationXML
 final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     static let xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
-    private var state: State
+    /// XMLParser calls the delegate on one thread, one callback at a time, and no callback re-enters another, so the
+    /// dynamic exclusivity check (a runtime call on every event) is switched off for this property.
+    @exclusivity(unchecked) private var state: State
 
     init(documentURL: URL?, maxDepth: Int, maxItems: Int?) {
         state = State(documentURL: documentURL, maxDepth: maxDepth, maxItems: maxItems)
