@@ -25,16 +25,19 @@ public struct EntityID<Entity>: RawRepresentable, Hashable, Comparable, Sendable
     /// Parses an id from its string form.
     /// - Parameter string: A UUID string, in either case.
     public init?(_ string: String) {
-        guard let uuid = UUID(uuidString: string) else { return nil }
+        guard let uuid = WireText.uuid(string) else { return nil }
         self.rawValue = uuid
     }
 
     /// The lowercase UUID string, as on the wire.
-    public var description: String { rawValue.uuidString.lowercased() }
+    public var description: String { WireText.lowercase(rawValue) }
 
     /// Orders ids by their string form, the tie-breaker of every sorted listing.
     public static func < (lhs: Self, rhs: Self) -> Bool {
-        lhs.rawValue.uuidString < rhs.rawValue.uuidString
+        // Byte order is the order of the uppercase strings: hex digits sort as their values.
+        withUnsafeBytes(of: lhs.rawValue.uuid) { l in
+            withUnsafeBytes(of: rhs.rawValue.uuid) { r in l.lexicographicallyPrecedes(r) }
+        }
     }
 
     /// Decodes the lowercase (or uppercase) UUID string.
@@ -42,7 +45,7 @@ public struct EntityID<Entity>: RawRepresentable, Hashable, Comparable, Sendable
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let string = try container.decode(String.self)
-        guard let uuid = UUID(uuidString: string) else {
+        guard let uuid = WireText.uuid(string) else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(string)' is not a UUID")
         }
         self.rawValue = uuid

@@ -29,11 +29,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// Parses `yyyy-MM-dd`.
     /// - Parameter string: The day, such as `"2026-11-22"`.
     public init?(_ string: String) {
-        let parts = string.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
-        self.init(year: year, month: month, day: day)
+        guard let parts = WireText.dateParts(string, withDay: true) else { return nil }
+        self.init(year: parts.year, month: parts.month, day: parts.day)
     }
 
     /// The day an instant falls on in a time zone.
@@ -75,7 +72,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     /// `yyyy-MM-dd`.
     public var description: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
+        WireText.date(year: year, month: month, day: day)
     }
 
     /// Orders days chronologically.
@@ -126,11 +123,8 @@ public struct YearMonth: Hashable, Comparable, Sendable, Codable, CustomStringCo
     /// Parses `yyyy-MM`.
     /// - Parameter string: The month, such as `"2026-11"`.
     public init?(_ string: String) {
-        let parts = string.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]),
-            let month = Int(parts[1])
-        else { return nil }
-        self.init(year: year, month: month)
+        guard let parts = WireText.dateParts(string, withDay: false) else { return nil }
+        self.init(year: parts.year, month: parts.month)
     }
 
     /// The first day of the month.
@@ -155,7 +149,7 @@ public struct YearMonth: Hashable, Comparable, Sendable, Codable, CustomStringCo
     }
 
     /// `yyyy-MM`.
-    public var description: String { String(format: "%04d-%02d", year, month) }
+    public var description: String { WireText.date(year: year, month: month, day: nil) }
 
     /// Orders months chronologically.
     public static func < (lhs: YearMonth, rhs: YearMonth) -> Bool {

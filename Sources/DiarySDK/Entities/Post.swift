@@ -64,6 +64,10 @@ public struct Post: Identifiable, Hashable, Sendable, Codable {
 }
 
 /// Where a post came from.
+///
+/// On the wire: `{"original": {}}`, `{"diary": {"_0": id}}` or `{"blog": {"_0": BlogImport}}` (the shape Swift
+/// synthesises for such an enum; written by hand because every post in every page carries one and the synthesised
+/// decoder lists all keys and opens a nested container even for `original`).
 public enum PostSource: Hashable, Sendable, Codable {
     /// Written in the app.
     case original
@@ -71,6 +75,51 @@ public enum PostSource: Hashable, Sendable, Codable {
     case diary(Diary.ID)
     /// Imported from the author's blog feed.
     case blog(BlogImport)
+
+    private enum CodingKeys: String, CodingKey {
+        case original, diary, blog
+    }
+
+    private enum ValueKeys: String, CodingKey {
+        case value = "_0"
+    }
+
+    /// Decodes the one-key object; a key other than the three is ignored, as by the synthesised decoder.
+    /// - Throws: `DecodingError.dataCorrupted` unless exactly one of `original`, `diary`, `blog` is present.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let present = [CodingKeys.original, .diary, .blog].filter(container.contains)
+        guard present.count == 1 else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: container.codingPath,
+                    debugDescription: "a post source has exactly one of original, diary, blog; found \(present.count)"))
+        }
+        switch present[0] {
+        case .original:
+            self = .original
+        case .diary:
+            let value = try container.nestedContainer(keyedBy: ValueKeys.self, forKey: .diary)
+            self = .diary(try value.decode(Diary.ID.self, forKey: .value))
+        case .blog:
+            let value = try container.nestedContainer(keyedBy: ValueKeys.self, forKey: .blog)
+            self = .blog(try value.decode(BlogImport.self, forKey: .value))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .original:
+            _ = container.nestedContainer(keyedBy: ValueKeys.self, forKey: .original)
+        case .diary(let id):
+            var value = container.nestedContainer(keyedBy: ValueKeys.self, forKey: .diary)
+            try value.encode(id, forKey: .value)
+        case .blog(let source):
+            var value = container.nestedContainer(keyedBy: ValueKeys.self, forKey: .blog)
+            try value.encode(source, forKey: .value)
+        }
+    }
 }
 
 /// Where an imported post came from: enough to find it again on the next sync.
