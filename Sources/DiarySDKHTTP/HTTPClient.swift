@@ -35,7 +35,8 @@ final class HTTPClient: Sendable {
     func send<Value: Decodable>(_ request: HTTPRequest, as _: Value.Type = Value.self) async throws -> Value {
         let data = try await send(request)
         do {
-            return try JSONDecoder.diary().decode(Value.self, from: data)
+            // The fast reader for the hottest responses (pages of posts), JSONDecoder for everything else.
+            return try WireJSON.decode(Value.self, from: data)
         } catch {
             throw DiaryError(
                 .server, "the server's answer to \(request.method) \(request.path) is not a valid \(Value.self)",

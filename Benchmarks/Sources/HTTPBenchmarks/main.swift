@@ -128,4 +128,52 @@ enum HTTPBenchmark {
     }
 }
 
-try await HTTPBenchmark.run()
+/// `HTTPBenchmarks decode [pages]`: decodes the benchmark's page of 20 posts (the same JSON the server sends, made
+/// without a server) `pages` times with `JSONDecoder.diary()` and with `WireJSON`, and prints microseconds per page.
+enum DecodeOnly {
+    static func page() throws -> Data {
+        let author = AuthorSummary(id: User.ID(UUID()), nickname: "bench")
+        let created = WireDate.normalized(Date(timeIntervalSince1970: 1_774_000_000.123456))
+        let posts = (0..<20).map { index in
+            Post(
+                id: Post.ID(UUID()), author: author, isMine: true, isAnonymous: false, title: "Post \(index)",
+                body: String(repeating: "Today I learned. ", count: 20), tags: ["til"], images: [], source: .original,
+                day: LocalDate(year: 2026, month: 3, day: 20)!, likeCount: 0, commentCount: 0, isLiked: false,
+                createdAt: created, updatedAt: created)
+        }
+        let page = Page(items: posts, nextCursor: PageCursor(rawValue: "djE6MTc3NDAwMDAwMDEyMzQ1Ng"), isLastPage: false, size: 20)
+        return try JSONEncoder.diary().encode(page)
+    }
+
+    static func run(pages: Int) throws {
+        let data = try page()
+        let decoder = JSONDecoder.diary()
+        func time(_ decode: () throws -> Page<Post>) throws -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<pages {
+                let count = try decode().items.count
+                precondition(count == 20)
+            }
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000 / Double(pages)
+        }
+        // Interleaved rounds, medians.
+        var json: [Double] = []
+        var wire: [Double] = []
+        for _ in 0..<5 {
+            json.append(try time { try decoder.decode(Page<Post>.self, from: data) })
+            wire.append(try time { try WireJSON.decode(Page<Post>.self, from: data) })
+        }
+        let jsonMedian = json.sorted()[2]
+        let wireMedian = wire.sorted()[2]
+        print(
+            "\(data.count) bytes, 20 posts: JSONDecoder.diary() \(String(format: "%.1f", jsonMedian)) µs per page, "
+                + "WireJSON (the HTTP backend's reader) \(String(format: "%.1f", wireMedian)) µs per page "
+                + "(\(String(format: "%.1f", jsonMedian / wireMedian))× faster)")
+    }
+}
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "decode" {
+    try DecodeOnly.run(pages: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 2_000 : 2_000)
+} else {
+    try await HTTPBenchmark.run()
+}
