@@ -88,6 +88,39 @@ struct WireJSONTests {
         }
     }
 
+    @Test(arguments: [5 as UInt64, 6])
+    func pagesOfDiaryEntriesReadExactlyAsJSONDecoderReadsThem(seed: UInt64) throws {
+        var generator = Generator(state: seed)
+        for _ in 0..<25 {
+            let entries = (0..<Int(generator.next() % 21)).map { index -> Diary in
+                let created = WireDate.normalized(Date(timeIntervalSince1970: Double(generator.next() % 4_000_000_000) / 1.3))
+                let inBook = generator.next() % 3 == 0
+                return Diary(
+                    id: Diary.ID(UUID()), authorID: User.ID(UUID()), bookID: inBook ? DiaryBook.ID(UUID()) : nil,
+                    day: LocalDate(created, in: TimeZone(identifier: "Asia/Seoul")!),
+                    title: Self.texts[Int(generator.next() % UInt64(Self.texts.count))],
+                    body: Self.texts[Int(generator.next() % UInt64(Self.texts.count))],
+                    mood: generator.next() % 2 == 0 ? nil : Mood.happy, tags: index % 2 == 0 ? ["til", "몽실"] : [],
+                    images: index % 3 == 0 ? [ImageReference(id: Attachment.ID(UUID()), contentType: "image/png", byteCount: 12)] : [],
+                    visibility: inBook ? .members : (generator.next() % 2 == 0 ? .private : .shared),
+                    isHidden: generator.next() % 2 == 0, isFavourite: generator.next() % 2 == 0, createdAt: created,
+                    updatedAt: created, deletedAt: inBook && generator.next() % 2 == 0 ? created : nil)
+            }
+            let page = Page(items: entries, nextCursor: nil, isLastPage: true, size: 20)
+            let data = try JSONEncoder.diary().encode(page)
+            let fast = try fastDecode(Page<Diary>.self, data)
+            let sameAsJSONDecoder = fast == (try JSONDecoder.diary().decode(Page<Diary>.self, from: data))
+            let sameAsEncoded = fast == page
+            #expect(sameAsJSONDecoder)
+            #expect(sameAsEncoded)
+        }
+        let unknownVisibility = Data(
+            #"{"items":[{"id":"8a1c0a4e-2b3d-4c5e-8f60-718293a4b5c6","authorID":"8a1c0a4e-2b3d-4c5e-8f60-718293a4b5c6","day":"2026-03-01","title":"","body":"b","tags":[],"images":[],"visibility":"friends","isHidden":false,"isFavourite":false,"createdAt":"2026-03-01T00:00:00Z","updatedAt":"2026-03-01T00:00:00Z"}],"isLastPage":true,"size":20}"#
+                .utf8)
+        #expect(throws: WireReaderGaveUp.self) { try fastDecode(Page<Diary>.self, unknownVisibility) }
+        #expect(throws: DecodingError.self) { try WireJSON.decode(Page<Diary>.self, from: unknownVisibility) }
+    }
+
     @Test func whitespaceKeyOrderEscapesAndUnknownFieldsReadAsJSONDecoderReadsThem() throws {
         let json = #"""
              {  "size" : 20 , "isLastPage":true,"extra":{"nested":[1,-2.5e+3,true,null,"\u00e9",{}]},

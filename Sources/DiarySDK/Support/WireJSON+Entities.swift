@@ -1,6 +1,7 @@
 import Foundation
 
-// The fast readers of the values in the hottest responses: pages of posts (the community feed). Each reads the JSON
+// The fast readers of the values in the hottest responses: pages of posts (the community feed) and of diary
+// entries (every calendar and list screen). Each reads the JSON
 // its `Decodable` conformance reads; `WireJSONTests` checks both give the same values for every case.
 
 extension WireReader {
@@ -208,5 +209,54 @@ extension Page: WireJSONDecodable where Item: WireJSONDecodable {
         self.init(
             items: items, nextCursor: nextCursor, pageNumber: pageNumber, totalPages: totalPages, isLastPage: isLastPage,
             size: size)
+    }
+}
+
+extension Diary: WireJSONDecodable {
+    package init(wire reader: inout WireReader) throws {
+        var fields = WireFields()
+        var id: Diary.ID?
+        var authorID: User.ID?
+        var day: LocalDate?
+        var title = ""
+        var body = ""
+        var tags: [String] = []
+        var images: [ImageReference] = []
+        var visibility = Visibility.private
+        var isHidden = false
+        var isFavourite = false
+        var createdAt: Date?
+        var updatedAt: Date?
+        var bookID: DiaryBook.ID?
+        var mood: Mood?
+        var deletedAt: Date?
+        try reader.readObject { reader, key in
+            switch key {
+            case "id": try fields.mark(0, reader); id = try Diary.ID(wire: &reader)
+            case "authorID": try fields.mark(1, reader); authorID = try User.ID(wire: &reader)
+            case "day": try fields.mark(2, reader); day = try LocalDate(wire: &reader)
+            case "title": try fields.mark(3, reader); title = try reader.readString()
+            case "body": try fields.mark(4, reader); body = try reader.readString()
+            case "tags": try fields.mark(5, reader); tags = try reader.readArray { try $0.readString() }
+            case "images": try fields.mark(6, reader); images = try reader.readArray { try ImageReference(wire: &$0) }
+            case "visibility":
+                try fields.mark(7, reader)
+                guard let value = Visibility(rawValue: try reader.readString()) else { throw reader.gaveUp("visibility") }
+                visibility = value
+            case "isHidden": try fields.mark(8, reader); isHidden = try reader.readBool()
+            case "isFavourite": try fields.mark(9, reader); isFavourite = try reader.readBool()
+            case "createdAt": try fields.mark(10, reader); createdAt = try reader.readDate()
+            case "updatedAt": try fields.mark(11, reader); updatedAt = try reader.readDate()
+            case "bookID": try fields.mark(12, reader); bookID = try reader.readOptional { try DiaryBook.ID(wire: &$0) }
+            case "mood": try fields.mark(13, reader); mood = try reader.readOptional { Mood(rawValue: try $0.readString()) }
+            case "deletedAt": try fields.mark(14, reader); deletedAt = try reader.readOptional { try $0.readDate() }
+            default: try reader.skipValue()
+            }
+        }
+        try fields.require(12, reader)
+        self.init(
+            id: id!, authorID: authorID!, bookID: bookID, day: day!, title: title, body: body, mood: mood, tags: tags,
+            images: images, visibility: visibility, isHidden: isHidden, isFavourite: isFavourite, createdAt: createdAt!,
+            updatedAt: updatedAt!, deletedAt: deletedAt)
     }
 }
