@@ -24,7 +24,8 @@ final class HTTPClient: Sendable {
     /// Every failure, including a cancellation noticed between attempts, surfaces as a `DiaryError`.
     func send(_ request: HTTPRequest) async throws -> Data {
         do {
-            guard request.deduplicate, request.method != "GET" else { return try await perform(request) }
+            // Identical calls in flight share one request (a double-tapped button, two screens refreshing at once).
+            guard request.deduplicate else { return try await perform(request) }
             return try await inFlight.run(key: request.deduplicationKey) { try await self.perform(request) }
         } catch {
             throw Self.transportError(error, request: request, timeout: configuration.timeout)

@@ -95,6 +95,23 @@ struct ScriptedFaultTests {
         #expect(transport.count("POST /v1/posts") == 1)
     }
 
+    @Test func aDoubleTappedRefreshSendsOneRequestAndADifferentPageItsOwn() async throws {
+        let transport = ScriptedTransport { _, _ in
+            try await Task.sleep(nanoseconds: 200_000_000)
+            return (200, Self.emptyPage)
+        }
+        var session = Script.session()
+        session.expiresAt = Date().addingTimeInterval(900)
+        let sdk = try await transport.backend(session: session).repositories
+        async let first = sdk.posts.feed(page: .first(size: 20))
+        async let second = sdk.posts.feed(page: .first(size: 20))
+        async let other = sdk.posts.feed(page: .first(size: 10))
+        _ = try await (first, second, other)
+        #expect(transport.count("GET /v1/feed") == 2)
+        _ = try await sdk.posts.feed(page: .first(size: 20))
+        #expect(transport.count("GET /v1/feed") == 3, "a call after the first finished is sent again")
+    }
+
     @Test func cancellingTheCallerCancelsTheRequest() async throws {
         let observed = Locked<Bool>(false)
         let transport = ScriptedTransport { _, _ in
