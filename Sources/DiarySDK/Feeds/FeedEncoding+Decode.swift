@@ -21,7 +21,12 @@ extension FeedEncoding {
 
     /// Transcodes `data` to UTF-8 bytes (without BOM or leading whitespace) and rewrites the XML declaration.
     static func decode(_ data: Data, httpCharset: String?) throws -> Decoded {
-        let bytes = data.withUnsafeBytes { [UInt8]($0) }
+        let bytes = data.withUnsafeBytes { raw in
+            [UInt8](unsafeUninitializedCapacity: raw.count) { buffer, count in
+                if let source = raw.baseAddress, let target = buffer.baseAddress { target.initialize(from: source.assumingMemoryBound(to: UInt8.self), count: raw.count) }
+                count = raw.count
+            }
+        }
         var diagnostics: [FeedDiagnostic] = []
         var chosen: (name: String, encoding: String.Encoding)?
         var explicit = false

@@ -88,7 +88,9 @@ extension FeedXMLTreeBuilder {
         var namespaces: [String] = [""]
         var bases: [URL?]
         var languages: [String?] = [nil]
+        /// The character data; only the first `textCount` bytes are used (the rest is zeroed room to grow into).
         var text: [UInt8] = []
+        var textCount = 0
 
         /// Open elements: index and the last child linked so far.
         var stack: [(element: Int32, lastChild: Int32)] = []
@@ -219,7 +221,7 @@ extension FeedXMLTreeBuilder {
                 localName: local, qualifiedName: qualified, ns: ns, namespaceIndex: namespaceIndex,
                 baseIndex: baseIndex, languageIndex: languageIndex, attributeStart: attributeStart, attributeEnd: attributeEnd,
                 declarationStart: declarationStart, declarationEnd: Int32(declarations.count),
-                line: line, textStart: text.count, textEnd: text.count))
+                line: line, textStart: textCount, textEnd: textCount))
             if let top = stack.indices.last {
                 let (parentIndex, lastChild) = stack[top]
                 if lastChild < 0 {
@@ -248,7 +250,7 @@ extension FeedXMLTreeBuilder {
         mutating func endElement() -> Bool {
             guard !failed, let (index, _) = stack.popLast() else { return true }
             let depth = stack.count + 1
-            elements[Int(index)].textEnd = text.count
+            elements[Int(index)].textEnd = textCount
             while let last = scopes.last, last.depth >= depth, scopes.count > 1 { scopes.removeLast() }
             if depth >= 2, depth <= 3 { completedShallowElements += 1 }
             if depth <= 3 {
@@ -267,16 +269,31 @@ extension FeedXMLTreeBuilder {
         mutating func appendText(_ string: String) {
             guard !stack.isEmpty, !failed else { return }
             var string = string
-            string.withUTF8 { text.append(contentsOf: $0) }
+            string.withUTF8 { appendBytes($0) }
         }
 
         mutating func appendText(_ data: Data) {
             guard !stack.isEmpty, !failed else { return }
-            data.withUnsafeBytes { text.append(contentsOf: $0.bindMemory(to: UInt8.self)) }
+            data.withUnsafeBytes { appendBytes($0.bindMemory(to: UInt8.self)) }
+        }
+
+        /// `text.append(contentsOf:)` costs a hundred instructions even for a few bytes; most character callbacks
+        /// are a few bytes (escaped markup arrives between every reference). Grow geometrically, then copy.
+        @inline(__always)
+        private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let count = bytes.count
+            guard count > 0, let source = bytes.baseAddress else { return }
+            let old = textCount
+            if text.count < old + count { text += repeatElement(0, count: Swift.max(count, text.count, 4_096)) }
+            text.withUnsafeMutableBufferPointer { target in
+                (target.baseAddress! + old).update(from: source, count: count)
+            }
+            textCount = old + count
         }
 
         mutating func finish() -> FeedXMLTree? {
-            for (index, _) in stack { elements[Int(index)].textEnd = text.count }
+            for (index, _) in stack { elements[Int(index)].textEnd = textCount }
+            text.removeLast(text.count - textCount)
             guard !elements.isEmpty else { return nil }
             return FeedXMLTree(elements: elements, attributes: attributes, declarations: declarations, namespaces: namespaces,
                                bases: bases, languages: languages, text: text)
