@@ -99,8 +99,13 @@ enum FeedHTMLURLRewriter {
         let trimmed = FeedText.trim(value)
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         if hasScheme(trimmed) { return nil }
-        guard let url = URL(string: trimmed.replacingOccurrences(of: "&amp;", with: "&"), relativeTo: base) else { return nil }
+        // Foundation's replacingOccurrences bridges through NSString on Linux: call it only when there is an `&` or `"`.
+        let unescaped = FeedText.offset(of: UInt8(ascii: "&"), in: trimmed) == nil ? trimmed : trimmed.replacingOccurrences(of: "&amp;", with: "&")
+        guard let url = URL(string: unescaped, relativeTo: base) else { return nil }
         let absolute = url.absoluteString
+        if FeedText.offset(of: UInt8(ascii: "&"), in: absolute) == nil, FeedText.offset(of: UInt8(ascii: "\""), in: absolute) == nil {
+            return absolute
+        }
         return absolute.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
