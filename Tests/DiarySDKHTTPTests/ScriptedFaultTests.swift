@@ -114,7 +114,9 @@ struct ScriptedFaultTests {
 
     @Test func cancellingTheCallerCancelsTheRequest() async throws {
         let observed = Locked<Bool>(false)
+        let started = AsyncStream<Void>.makeStream()
         let transport = ScriptedTransport { _, _ in
+            started.continuation.yield()
             do {
                 try await Task.sleep(nanoseconds: 30_000_000_000)
             } catch {
@@ -127,7 +129,8 @@ struct ScriptedFaultTests {
         session.expiresAt = Date().addingTimeInterval(900)
         let sdk = try await transport.backend(session: session).repositories
         let task = Task { try await sdk.posts.feed(page: .first()) }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // Cancel once the request has reached the network, not before (a loaded machine may take a while).
+        for await _ in started.stream { break }
         task.cancel()
         let error = await #expect(throws: DiaryError.self) { try await task.value }
         #expect(error?.code == .cancelled)
