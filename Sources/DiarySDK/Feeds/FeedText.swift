@@ -129,19 +129,25 @@ enum FeedText {
     static func collapsed(_ string: String?) -> String? {
         guard let string else { return nil }
         if isAlreadyCollapsed(string) { return string.isEmpty ? nil : string }
-        var out = ""
-        out.reserveCapacity(string.utf8.count)
-        var pendingSpace = false
-        for scalar in string.unicodeScalars {
-            if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" {
-                pendingSpace = !out.isEmpty
-            } else {
-                if pendingSpace { out.append(" ") }
-                pendingSpace = false
-                out.unicodeScalars.append(scalar)
+        // On the UTF-8 bytes: the four separators are single ASCII bytes, which never occur inside a multi-byte
+        // sequence, so this is the same as walking the scalars.
+        var copy = string
+        let out: [UInt8] = copy.withUTF8 { bytes in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count)
+            var pendingSpace = false
+            for byte in bytes {
+                if byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D {
+                    pendingSpace = !out.isEmpty
+                } else {
+                    if pendingSpace { out.append(0x20) }
+                    pendingSpace = false
+                    out.append(byte)
+                }
             }
+            return out
         }
-        return out.isEmpty ? nil : out
+        return out.isEmpty ? nil : String(decoding: out, as: UTF8.self)
     }
 
     static let voidElements: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
