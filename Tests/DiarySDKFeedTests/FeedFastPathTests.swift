@@ -223,6 +223,25 @@ struct FeedFastPathTests {
                         "\(haystack) / \(needle)")
             }
         }
+        var rng = SplitMix64(state: 0xC0)
+        let parts = [" ", "\n", "\t", "\r", "a", "\u{E9}", "\u{A0}", "\u{2003}", "\u{1F600}", "\r\n", "x y", "\u{301}"]
+        for _ in 0..<2_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0..<10, using: &rng) { text += parts[Int.random(in: 0..<parts.count, using: &rng)] }
+            // The scalar walk the collapse was written as before it worked on bytes.
+            var expected = ""
+            var pendingSpace = false
+            for scalar in text.unicodeScalars {
+                if scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" {
+                    pendingSpace = !expected.isEmpty
+                } else {
+                    if pendingSpace { expected.append(" ") }
+                    pendingSpace = false
+                    expected.unicodeScalars.append(scalar)
+                }
+            }
+            #expect(FeedText.collapsed(text) == (expected.isEmpty ? nil : expected), "\(text.debugDescription)")
+        }
         #expect(FeedXMLMapper.duration("1:02:03") == 3_723)
         #expect(FeedXMLMapper.duration(" 1 : 02 :03 ") == 3_723)
         #expect(FeedXMLMapper.duration("\u{2003}5\u{2003}") == 5)
