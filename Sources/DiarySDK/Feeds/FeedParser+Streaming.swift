@@ -6,8 +6,8 @@ extension FeedParser {
     /// Memory: the bytes are accumulated chunk-wise into one buffer, which never grows beyond
     /// ``Configuration/maxBytes`` (the sequence is abandoned with `.tooLarge` as soon as the limit is passed).
     /// The whole document is needed before parsing starts because the encoding, the entity repair pass and the
-    /// recovery of truncated documents work on the complete text; peak memory is therefore about three times the
-    /// document size (raw bytes, UTF-8 copy, node tree), bounded by the limit.
+    /// recovery of truncated documents work on the complete text; peak memory is therefore about four times the
+    /// document size (raw bytes, UTF-8 bytes, XMLParser's copy, the tree's text buffer), bounded by the limit.
     /// - Parameters:
     ///   - bytes: The byte sequence.
     ///   - documentURL: The URL the document comes from, for resolving relative links.
