@@ -255,6 +255,19 @@ struct FeedParserBehaviourTests {
         let data = try JSONEncoder().encode(feed)
         #expect(try JSONDecoder().decode(Feed.self, from: data) == feed)
     }
+
+    @Test("RSS enclosures are also rel=enclosure links, in document order among the item's links")
+    func rssEnclosuresAreLinksInDocumentOrder() throws {
+        let xml = """
+        <rss version="2.0"><channel><title>t</title><item><enclosure url="/a.mp3" length="12" type="audio/mpeg"/>
+        <link>https://example.com/post</link><enclosure url="https://cdn.example.com/b.jpg" type="image/jpeg"/></item></channel></rss>
+        """
+        let item = try #require(FeedParser().parse(Data(xml.utf8), documentURL: URL(string: "https://example.com/feed")).feed.items.first)
+        #expect(item.links.map(\.rel) == ["enclosure", "alternate", "enclosure"])
+        #expect(item.links.first == FeedLink(href: URL(string: "https://example.com/a.mp3")!, rel: "enclosure", type: "audio/mpeg", length: 12))
+        #expect(item.enclosures.map(\.url.absoluteString) == ["https://example.com/a.mp3", "https://cdn.example.com/b.jpg"])
+        #expect(item.link?.absoluteString == "https://example.com/post")
+    }
 }
 
 /// A simple AsyncSequence of bytes, yielding in small bursts.

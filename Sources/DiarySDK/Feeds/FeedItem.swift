@@ -10,7 +10,8 @@ public struct FeedItem: Codable, Sendable, Hashable {
     public var title: String?
     /// The item's web page (RSS `link`, Atom alternate link, JSON `url`), resolved.
     public var link: URL?
-    /// Every link the item declared, resolved.
+    /// Every link the item declared, resolved, in document order (RSS `enclosure`s too, with `rel` `"enclosure"`, as
+    /// Atom's enclosure links are).
     public var links: [FeedLink]
     /// The summary (RSS `description`, Atom `summary`, JSON `summary`).
     public var summary: String?

@@ -134,8 +134,11 @@ extension FeedXMLMapper {
                 }
             case (.none, "enclosure"), (.rss, "enclosure"):
                 if let href = url(child.attribute("url"), child) {
-                    item.enclosures.append(FeedEnclosure(url: href, type: FeedText.trimmed(child.attribute("type")),
-                                                         length: int64(child.attribute("length"))))
+                    let enclosure = FeedEnclosure(url: href, type: FeedText.trimmed(child.attribute("type")),
+                                                  length: int64(child.attribute("length")))
+                    item.enclosures.append(enclosure)
+                    // Like an Atom `rel="enclosure"` link, in document order among the item's links.
+                    item.links.append(FeedLink(href: href, rel: "enclosure", type: enclosure.type, length: enclosure.length))
                 }
             case (.none, "comments"), (.rss, "comments"):
                 if item.commentsURL == nil { item.commentsURL = url(child.text, child) }
