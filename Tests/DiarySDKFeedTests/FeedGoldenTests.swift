@@ -5,7 +5,9 @@ import Testing
 /// Pins the parser's complete output — every field of every feed and item, the diagnostics, the encoding, or the error —
 /// for every manifest document, every real feed, truncated real feeds and the item/depth limits, to the values the
 /// class-per-element tree parser produced before the flat-arena redesign (`FeedGoldenDigests.swift`, one FNV-1a digest
-/// of a canonical rendering per case, kept in Swift source so that the test target needs no resources).
+/// of a canonical rendering per case, kept in Swift source so that the test target needs no resources). They were
+/// re-recorded once since, for the deliberate change that lists RSS enclosures among an item's links too; only the 26
+/// cases with RSS enclosures changed, and only in those links.
 ///
 /// Regenerate only for an intended behaviour change: `DIARYSDK_WRITE_GOLDEN=1 swift test --filter FeedGoldenTests`.
 /// The digests were recorded with swift-corelibs-foundation on Linux; `URL`'s handling of sloppy strings and
