@@ -70,19 +70,30 @@ enum HTTPBenchmark {
     /// Runs `count` operations spread over `tasks` concurrent tasks and returns requests per second.
     static func measure(
         tasks: Int, count: Int, _ makeOperation: @escaping @Sendable () async throws -> @Sendable () async throws -> Void
-    ) async throws -> Double {
+    ) async throws -> (rate: Double, cpuMicros: Double) {
         var operations: [@Sendable () async throws -> Void] = []
         for _ in 0..<tasks { operations.append(try await makeOperation()) }
         for operation in operations { try await operation() }
         let perTask = count / tasks
         let start = DispatchTime.now().uptimeNanoseconds
+        let cpuStart = processCPUNanoseconds()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for operation in operations {
                 group.addTask { for _ in 0..<perTask { try await operation() } }
             }
             try await group.waitForAll()
         }
-        return Double(perTask * tasks) / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        let requests = Double(perTask * tasks)
+        let cpu = Double(processCPUNanoseconds() - cpuStart) / 1_000 / requests
+        return (requests / (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9), cpu)
+    }
+
+    /// CPU time used by this process (every thread) so far: the client's own cost, whatever the server or other
+    /// processes on the machine are doing.
+    static func processCPUNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     static func run() async throws {
@@ -100,28 +111,43 @@ enum HTTPBenchmark {
                 .init(title: "Post \(index)", body: String(repeating: "Today I learned. ", count: 20), tags: ["til"]))
         }
         let setup = Setup(baseURL: baseURL, session: try await store.load()!)
-        print("\(requests) requests per measurement, median of 3 rounds, one page of 20 posts (GET /v1/feed?size=20), req/s")
-        print("| Mode | bare URLSession.data(for:) | bare + JSONDecoder | HTTPBackend posts.feed | ratio to bare | ratio to bare + decode |")
-        print("|---|---:|---:|---:|---:|---:|")
+        let rounds = 5
+        print(
+            "\(requests) requests per measurement, \(rounds) rounds, one page of 20 posts (GET /v1/feed?size=20); "
+                + "req/s are medians of the rounds, ratios the medians of the per-round ratios")
+        print(
+            "| Mode | bare URLSession.data(for:) | bare + JSONDecoder | HTTPBackend posts.feed | ratio to bare | "
+                + "ratio to bare + decode | client CPU µs per request (bare / + decode / backend) |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for tasks in [1, 8] {
             var bareRates: [Double] = []
             var decodedRates: [Double] = []
             var sdkRates: [Double] = []
-            for _ in 0..<3 {
-                bareRates.append(try await measure(tasks: tasks, count: requests) { { try await setup.bare() } })
-                decodedRates.append(try await measure(tasks: tasks, count: requests) { { try await setup.bareDecoded() } })
-                sdkRates.append(try await measure(tasks: tasks, count: requests) {
+            var cpu: [[Double]] = [[], [], []]
+            for _ in 0..<rounds {
+                let bare = try await measure(tasks: tasks, count: requests) { { try await setup.bare() } }
+                let decoded = try await measure(tasks: tasks, count: requests) { { try await setup.bareDecoded() } }
+                let sdk = try await measure(tasks: tasks, count: requests) {
                     let repositories = try await setup.backend()
                     return { _ = try await repositories.posts.feed(page: .first(size: 20)) }
-                })
+                }
+                bareRates.append(bare.rate)
+                decodedRates.append(decoded.rate)
+                sdkRates.append(sdk.rate)
+                cpu[0].append(bare.cpuMicros)
+                cpu[1].append(decoded.cpuMicros)
+                cpu[2].append(sdk.cpuMicros)
             }
-            let bare = bareRates.sorted()[1]
-            let decoded = decodedRates.sorted()[1]
-            let backend = sdkRates.sorted()[1]
+            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+            // Ratios are taken within each round (its three measurements ran back to back), then the median, so a
+            // change in the machine's load between rounds does not skew them.
+            let toBare = median(zip(sdkRates, bareRates).map { $0 / $1 })
+            let toDecoded = median(zip(sdkRates, decodedRates).map { $0 / $1 })
             let mode = tasks == 1 ? "sequential" : "8 concurrent tasks"
             print(
-                "| \(mode) | \(Int(bare)) | \(Int(decoded)) | \(Int(backend)) | \(String(format: "%.2f", backend / bare))× | "
-                    + "\(String(format: "%.2f", backend / decoded))× |")
+                "| \(mode) | \(Int(median(bareRates))) | \(Int(median(decodedRates))) | \(Int(median(sdkRates))) | "
+                    + "\(String(format: "%.2f", toBare))× | \(String(format: "%.2f", toDecoded))× | "
+                    + cpu.map { String(format: "%.0f", median($0)) }.joined(separator: " / ") + " |")
         }
         server.terminate()
         _ = input
