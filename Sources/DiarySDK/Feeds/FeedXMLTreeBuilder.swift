@@ -118,8 +118,12 @@ extension FeedXMLTreeBuilder {
             self.bases = [documentURL]
         }
 
-        func lookup(_ prefix: Substring) -> String? {
-            for scope in scopes.reversed() where scope.prefix == prefix { return scope.uri }
+        func lookup(_ prefix: String) -> String? {
+            var k = scopes.count - 1
+            while k >= 0 {
+                if scopes[k].prefix == prefix { return scopes[k].uri }
+                k -= 1
+            }
             return nil
         }
 
@@ -149,7 +153,7 @@ extension FeedXMLTreeBuilder {
             if let colon = FeedText.colonOffset(local) {
                 let prefix = local.utf8.prefix(colon)
                 local = String(local.utf8.dropFirst(colon + 1)) ?? local
-                if namespace.isEmpty { namespace = lookup(Substring(prefix)) ?? "" }
+                if namespace.isEmpty { namespace = lookup(String(Substring(prefix))) ?? "" }
             } else if namespace.isEmpty, FeedText.colonOffset(qualified) == nil {
                 namespace = lookup("") ?? ""
             }
@@ -241,7 +245,7 @@ extension FeedXMLTreeBuilder {
                 return
             }
             if colon == 5, key.hasPrefix("xmlns:") { return }
-            let prefix = Substring(key.utf8.prefix(colon))
+            let prefix = String(Substring(key.utf8.prefix(colon)))
             let name = String(key.utf8.dropFirst(colon + 1)) ?? key
             attributes.append(.init(qualifiedName: key, localName: name, namespace: lookup(prefix) ?? "", value: value))
         }
