@@ -108,11 +108,29 @@ enum FeedText {
     /// `string.lowercased()` for the ASCII names of elements, without allocating when there is nothing to lower.
     static func lowercasedName(_ string: String) -> String {
         var copy = string
-        let needsLowering = copy.withUTF8 { bytes -> Bool in
-            for byte in bytes where byte >= 0x41 && byte <= 0x5A || byte >= 0x80 { return true }
-            return false
+        // 0: nothing to lower; 1: ASCII with capitals (lowered here); 2: non-ASCII (Unicode lowercasing).
+        let kind = copy.withUTF8 { bytes -> Int in
+            var kind = 0
+            for byte in bytes {
+                if byte >= 0x80 { return 2 }
+                if byte >= 0x41 && byte <= 0x5A { kind = 1 }
+            }
+            return kind
         }
-        return needsLowering ? string.lowercased() : string
+        switch kind {
+        case 0: return string
+        case 1:
+            return copy.withUTF8 { bytes in
+                String(unsafeUninitializedCapacity: bytes.count) { target in
+                    for k in 0..<bytes.count {
+                        let byte = bytes[k]
+                        target[k] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    }
+                    return bytes.count
+                }
+            }
+        default: return string.lowercased()
+        }
     }
 
     @inline(__always)
