@@ -242,6 +242,9 @@ struct FeedFastPathTests {
             }
             #expect(FeedText.collapsed(text) == (expected.isEmpty ? nil : expected), "\(text.debugDescription)")
         }
+        for name in ["pubDate", "LINK", "link", "lastBuildDate", "\u{C9}T\u{C9}", "\u{130}tem", "", "a-B_c.D9", "managingEditorWithALongName"] {
+            #expect(FeedText.lowercasedName(name) == name.lowercased(), "\(name)")
+        }
         #expect(FeedXMLMapper.duration("1:02:03") == 3_723)
         #expect(FeedXMLMapper.duration(" 1 : 02 :03 ") == 3_723)
         #expect(FeedXMLMapper.duration("\u{2003}5\u{2003}") == 5)
