@@ -105,7 +105,8 @@ public struct FeedParser: Sendable {
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false
-        let builder = FeedXMLTreeBuilder(documentURL: documentURL, maxDepth: configuration.maxDepth, maxItems: configuration.maxItems)
+        let builder = FeedXMLTreeBuilder(documentURL: documentURL, maxDepth: configuration.maxDepth, maxItems: configuration.maxItems,
+                                         expectedBytes: repaired.bytes.count)
         parser.delegate = builder
         let succeeded = parser.parse()
         let tree = builder.finish()

@@ -14,8 +14,10 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     /// dynamic exclusivity check (a runtime call on every event) is switched off for this property.
     @exclusivity(unchecked) private var state: State
 
-    init(documentURL: URL?, maxDepth: Int, maxItems: Int?) {
+    /// - Parameter expectedBytes: The document's size, to reserve room for about one element per 128 bytes up front.
+    init(documentURL: URL?, maxDepth: Int, maxItems: Int?, expectedBytes: Int = 0) {
         state = State(documentURL: documentURL, maxDepth: maxDepth, maxItems: maxItems)
+        state.elements.reserveCapacity(Swift.min(expectedBytes / 128, 1 << 18))
     }
 
     var completedItems: Int { state.completedItems }
@@ -97,6 +99,8 @@ extension FeedXMLTreeBuilder {
         /// In-scope prefix mappings, innermost last, with the depth of the element that declared them.
         var scopes: [(prefix: String, uri: String, depth: Int)] = [("xml", FeedXMLTreeBuilder.xmlNamespace, 0)]
         var pendingDeclarations: [(String, String)] = []
+        /// Default-namespace declarations in scope: without one, an unprefixed element has no namespace to look up.
+        var defaultDeclarations = 0
         /// Namespace URIs already classified: a document uses a handful, thousands of times.
         var namespaceIndices: [String: Int32] = ["": 0]
         var namespaceKinds: [FeedNamespace] = [.none]
@@ -140,6 +144,7 @@ extension FeedXMLTreeBuilder {
             let declarationStart = Int32(declarations.count)
             if !pendingDeclarations.isEmpty {
                 for (prefix, uri) in pendingDeclarations {
+                    if prefix.isEmpty { defaultDeclarations += 1 }
                     scopes.append((prefix, uri, depth))
                     declarations.append((prefix, uri))
                 }
@@ -154,7 +159,7 @@ extension FeedXMLTreeBuilder {
                 let prefix = local.utf8.prefix(colon)
                 local = String(local.utf8.dropFirst(colon + 1)) ?? local
                 if namespace.isEmpty { namespace = lookup(String(Substring(prefix))) ?? "" }
-            } else if namespace.isEmpty, FeedText.colonOffset(qualified) == nil {
+            } else if namespace.isEmpty, defaultDeclarations > 0, FeedText.colonOffset(qualified) == nil {
                 namespace = lookup("") ?? ""
             }
 
@@ -255,7 +260,10 @@ extension FeedXMLTreeBuilder {
             guard !failed, let (index, _) = stack.popLast() else { return true }
             let depth = stack.count + 1
             elements[Int(index)].textEnd = textCount
-            while let last = scopes.last, last.depth >= depth, scopes.count > 1 { scopes.removeLast() }
+            while let last = scopes.last, last.depth >= depth, scopes.count > 1 {
+                if last.prefix.isEmpty { defaultDeclarations -= 1 }
+                scopes.removeLast()
+            }
             if depth >= 2, depth <= 3 { completedShallowElements += 1 }
             if depth <= 3 {
                 let name = elements[Int(index)].localName
