@@ -14,10 +14,11 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     /// dynamic exclusivity check (a runtime call on every event) is switched off for this property.
     @exclusivity(unchecked) private var state: State
 
-    /// - Parameter expectedBytes: The document's size, to reserve room for about one element per 128 bytes up front.
+    /// - Parameter expectedBytes: The document's size, to reserve room for about one element per 64 bytes up front
+    ///   (growing the array copies every record and retains its strings again).
     init(documentURL: URL?, maxDepth: Int, maxItems: Int?, expectedBytes: Int = 0) {
         state = State(documentURL: documentURL, maxDepth: maxDepth, maxItems: maxItems)
-        state.elements.reserveCapacity(Swift.min(expectedBytes / 128, 1 << 18))
+        state.elements.reserveCapacity(Swift.min(expectedBytes / 64, 1 << 17))
     }
 
     var completedItems: Int { state.completedItems }
