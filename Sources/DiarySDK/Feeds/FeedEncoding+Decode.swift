@@ -59,7 +59,9 @@ extension FeedEncoding {
         let target = chosen ?? ("utf-8", .utf8)
         // Plain UTF-8 (the common case) is validated in place and used as it is: no transcoding, no copies.
         if target.encoding == .utf8, bytes.withUnsafeBufferPointer({ isValidUTF8(UnsafeBufferPointer(rebasing: $0[start...])) }) {
-            return Decoded(bytes: normalizedStart(bytes, from: start), encoding: target.name, diagnostics: diagnostics)
+            let normalized = normalizedStart(bytes, from: start)
+            let isInput = start == 0 && normalized.withUnsafeBufferPointer { a in bytes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+            return Decoded(bytes: normalized, encoding: target.name, diagnostics: diagnostics, isInput: isInput)
         }
         let payload = Data(bytes[start...])
         var utf8: [UInt8]

@@ -65,7 +65,7 @@ public struct FeedParser: Sendable {
             feed = try mapper.map(Data(decoded.bytes))
             diagnostics += mapper.diagnostics
         case UInt8(ascii: "<"):
-            feed = try parseXML(decoded.bytes, documentURL: documentURL, diagnostics: &diagnostics)
+            feed = try parseXML(decoded.bytes, original: decoded.isInput ? data : nil, documentURL: documentURL, diagnostics: &diagnostics)
         default:
             throw FeedParsingError(.notAFeed, "The document is neither XML nor JSON (it starts with byte 0x\(String(first, radix: 16)))")
         }
@@ -98,10 +98,17 @@ public struct FeedParser: Sendable {
         return try parse(data, documentURL: documentURL)
     }
 
-    func parseXML(_ bytes: [UInt8], documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
+    /// - Parameters:
+    ///   - bytes: The document as UTF-8.
+    ///   - original: The caller's `Data` when `bytes` are exactly its contents: if the repair pass changes nothing,
+    ///     XMLParser reads it instead of a copy.
+    func parseXML(_ bytes: [UInt8], original: Data? = nil, documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
         let repaired = try FeedMarkupRepair.repair(bytes)
         diagnostics += repaired.diagnostics
-        let parser = XMLParser(data: repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) })
+        let unchanged = bytes.withUnsafeBufferPointer { a in repaired.bytes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+        let input = unchanged ? original ?? repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) }
+                              : repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) }
+        let parser = XMLParser(data: input)
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = true
         parser.shouldResolveExternalEntities = false

@@ -19,6 +19,8 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     init(documentURL: URL?, maxDepth: Int, maxItems: Int?, expectedBytes: Int = 0) {
         state = State(documentURL: documentURL, maxDepth: maxDepth, maxItems: maxItems)
         state.elements.reserveCapacity(Swift.min(expectedBytes / 64, 1 << 17))
+        // The character data is at most about the document's size; reserving it avoids copies as the buffer grows.
+        state.text.reserveCapacity(expectedBytes)
     }
 
     var completedItems: Int { state.completedItems }
