@@ -13,6 +13,11 @@ final class HTTPClient: Sendable {
     let transport: any HTTPTransport
     let sessions: SessionManager
     private let inFlight = InFlightRequests()
+    /// How many writes have finished: reads are joined only with reads that started after the same write.
+    private let writes = Locked<UInt64>(0)
+
+    /// How many calls are waiting for a request they share (for tests).
+    var callersWaiting: Int { inFlight.waiterCount }
 
     init(configuration: HTTPBackend.Configuration, transport: any HTTPTransport) {
         self.configuration = configuration
@@ -24,9 +29,19 @@ final class HTTPClient: Sendable {
     /// Every failure, including a cancellation noticed between attempts, surfaces as a `DiaryError`.
     func send(_ request: HTTPRequest) async throws -> Data {
         do {
-            // Identical calls in flight share one request (a double-tapped button, two screens refreshing at once).
+            // Identical calls in flight share one request (a double-tapped button, two screens refreshing at once),
+            // but only when made as the same user, and a read never joins one that started before a write finished
+            // (it could miss that write).
             guard request.deduplicate else { return try await perform(request) }
-            return try await inFlight.run(key: request.deduplicationKey) { try await self.perform(request) }
+            var principal = sessions.principal
+            if principal == nil {
+                _ = try await sessions.current()  // the first call of a launch reads the stored session
+                principal = sessions.principal
+            }
+            var key = request.deduplicationKey + " as:" + (principal ?? "signed-out")
+            if request.method == "GET" { key += " after:" + String(writes.current) }
+            defer { if request.method != "GET" { writes.withLock { $0 += 1 } } }
+            return try await inFlight.run(key: key) { try await self.perform(request) }
         } catch {
             throw Self.transportError(error, request: request, timeout: configuration.timeout)
         }
@@ -36,7 +51,7 @@ final class HTTPClient: Sendable {
     func send<Value: Decodable>(_ request: HTTPRequest, as _: Value.Type = Value.self) async throws -> Value {
         let data = try await send(request)
         do {
-            // The fast reader for the hottest responses (pages of posts), JSONDecoder for everything else.
+            // The fast reader for the hottest responses (pages of posts and diary entries), JSONDecoder otherwise.
             return try WireJSON.decode(Value.self, from: data)
         } catch {
             throw DiaryError(

@@ -15,8 +15,7 @@ struct HTTPRequest: Sendable {
     var bearerOverride: String?
     /// Called as the body is sent (uploads): bytes sent so far and the total.
     var progress: (@Sendable (Int64, Int64) -> Void)?
-    /// Whether concurrent identical writes may share one request (reads are never joined: a read is cheap to repeat
-    /// and joining it costs more than it saves).
+    /// Whether identical calls in flight at the same time may share one request (see ``HTTPClient/send(_:)``).
     var deduplicate = true
 
     init(_ method: String, _ path: String, query: [(String, String)] = [], authenticated: Bool = true) {
@@ -32,10 +31,12 @@ struct HTTPRequest: Sendable {
         ["GET", "HEAD", "PUT", "DELETE"].contains(method) || idempotencyKey != nil
     }
 
-    /// What identifies identical calls in flight.
+    /// What identifies identical calls: method, path, encoded query, body, and how the call authenticates. The
+    /// caller adds who is signed in (``HTTPClient/send(_:)``).
     var deduplicationKey: String {
-        var key = method + " " + path + "?" + query.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
-        if let body { key += "#" + String(body.count) + ":" + body.base64EncodedString() }
+        var key = method + " " + path + "?" + encodedQuery + (authenticated ? " auth" : " anon")
+        if let bearerOverride { key += " bearer:" + bearerOverride }
+        if let body { key += " #" + String(body.count) + ":" + body.base64EncodedString() }
         return key
     }
 

@@ -47,6 +47,14 @@ actor SessionManager {
         try await store.save(newSession)
     }
 
+    /// Who requests are sent as, for joining identical requests (never across users); `nil` until the session has
+    /// been read from its store (``current()``).
+    nonisolated var principal: String? {
+        let (session, loaded) = published.current
+        guard loaded else { return nil }
+        return session?.userID.description ?? "signed-out"
+    }
+
     /// The access token when the session is loaded and not about to expire, without waiting for the actor; `nil`
     /// sends the caller to ``accessToken(refresher:)``.
     nonisolated func currentAccessToken() -> String? {

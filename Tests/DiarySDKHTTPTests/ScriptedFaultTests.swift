@@ -112,6 +112,123 @@ struct ScriptedFaultTests {
         #expect(transport.count("GET /v1/feed") == 3, "a call after the first finished is sent again")
     }
 
+    @Test func aReadInFlightForOneUserIsNeverSharedWithTheNextUser() async throws {
+        let bob = User(id: User.ID(UUID()), nickname: "bob", email: "bob@example.com", createdAt: Date(timeIntervalSince1970: 0))
+        let transport = ScriptedTransport { request, _ in
+            switch request.url?.path {
+            case "/v1/auth/sign-out":
+                return (204, Data())
+            case "/v1/auth/sign-in":
+                var object = try JSONSerialization.jsonObject(with: Script.tokens("access-bob")) as! [String: Any]
+                object["user"] = try JSONSerialization.jsonObject(with: Script.json(bob))
+                return (200, try JSONSerialization.data(withJSONObject: object))
+            default:
+                try await Task.sleep(nanoseconds: 300_000_000)
+                return (200, Self.emptyPage)
+            }
+        }
+        var session = Script.session()
+        session.expiresAt = Date().addingTimeInterval(900)
+        let backend = try await transport.backend(session: session)
+        let sdk = backend.repositories
+        let alicesRead = Task { try await sdk.diaries.entries(DiaryQuery(), page: .first(size: 20)) }
+        while backend.client.callersWaiting == 0 || transport.count("GET /v1/diaries") == 0 {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        try await sdk.accounts.signOut()
+        _ = try await sdk.accounts.signIn(.password(email: "bob@example.com", password: "correct horse battery"))
+        _ = try await sdk.diaries.entries(DiaryQuery(), page: .first(size: 20))
+        _ = try await alicesRead.value
+        let reads = transport.requests.filter { $0.url?.path == "/v1/diaries" }
+        #expect(reads.count == 2, "bob's read was sent for bob, not joined to alice's")
+        #expect(reads.last?.value(forHTTPHeaderField: "Authorization") == "Bearer access-bob")
+    }
+
+    @Test func aReadIssuedAfterAWriteFinishedDoesNotJoinAnOlderRead() async throws {
+        let post = Post(
+            id: Post.ID(UUID()), author: nil, isMine: true, isAnonymous: false, title: "Hi", body: "there", tags: [], images: [],
+            source: .original, day: LocalDate("2026-01-01")!, likeCount: 0, commentCount: 0, isLiked: false,
+            createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0))
+        let transport = ScriptedTransport { request, _ in
+            if request.httpMethod == "POST" { return (201, Script.json(post)) }
+            try await Task.sleep(nanoseconds: 300_000_000)
+            return (200, Self.emptyPage)
+        }
+        var session = Script.session()
+        session.expiresAt = Date().addingTimeInterval(900)
+        let sdk = try await transport.backend(session: session).repositories
+        let before = Task { try await sdk.posts.feed(page: .first(size: 20)) }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        _ = try await sdk.posts.publish(PostDraft(title: "Hi", body: "there"))
+        _ = try await sdk.posts.feed(page: .first(size: 20))
+        _ = try await before.value
+        #expect(transport.count("GET /v1/feed") == 2)
+    }
+
+    @Test func searchesThatDifferOnlyInHowTheirQueryIsSplitAreNotJoined() {
+        let one = HTTPRequest("GET", "/v1/posts/search", query: [("text", "a&tags=b")])
+        let two = HTTPRequest("GET", "/v1/posts/search", query: [("text", "a"), ("tags", "b")])
+        #expect(one.deduplicationKey != two.deduplicationKey)
+    }
+
+    @Test func whenEveryCallerSharingARequestIsCancelledTheRequestIsCancelled() async throws {
+        let observed = Locked<Bool>(false)
+        let started = AsyncStream<Void>.makeStream()
+        let transport = ScriptedTransport { _, _ in
+            started.continuation.yield()
+            do {
+                try await Task.sleep(nanoseconds: 30_000_000_000)
+            } catch {
+                observed.withLock { $0 = true }
+                throw error
+            }
+            return (200, Self.emptyPage)
+        }
+        var session = Script.session()
+        session.expiresAt = Date().addingTimeInterval(900)
+        let backend = try await transport.backend(session: session)
+        let sdk = backend.repositories
+        let first = Task { try await sdk.posts.feed(page: .first()) }
+        for await _ in started.stream { break }
+        let second = Task { try await sdk.posts.feed(page: .first()) }
+        while backend.client.callersWaiting < 2 { try await Task.sleep(nanoseconds: 5_000_000) }
+        first.cancel()
+        second.cancel()
+        let clock = ContinuousClock()
+        let start = clock.now
+        for task in [first, second] {
+            let error = await #expect(throws: DiaryError.self) { try await task.value }
+            #expect(error?.code == .cancelled)
+        }
+        #expect(clock.now - start < .seconds(10), "the shared request was cancelled, not waited out")
+        #expect(observed.current)
+        #expect(transport.count("GET /v1/feed") == 1)
+    }
+
+    @Test func aCallerCancelledWhileAnotherStillWaitsGetsCancelledAndTheOtherTheResult() async throws {
+        let release = AsyncStream<Void>.makeStream()
+        let started = AsyncStream<Void>.makeStream()
+        let transport = ScriptedTransport { _, _ in
+            started.continuation.yield()
+            for await _ in release.stream { break }
+            return (200, Self.emptyPage)
+        }
+        var session = Script.session()
+        session.expiresAt = Date().addingTimeInterval(900)
+        let backend = try await transport.backend(session: session)
+        let sdk = backend.repositories
+        let first = Task { try await sdk.posts.feed(page: .first()) }
+        for await _ in started.stream { break }
+        let second = Task { try await sdk.posts.feed(page: .first()) }
+        while backend.client.callersWaiting < 2 { try await Task.sleep(nanoseconds: 5_000_000) }
+        first.cancel()
+        release.continuation.yield()
+        let error = await #expect(throws: DiaryError.self) { try await first.value }
+        #expect(error?.code == .cancelled)
+        #expect(try await second.value.items.isEmpty)
+        #expect(transport.count("GET /v1/feed") == 1)
+    }
+
     @Test func cancellingTheCallerCancelsTheRequest() async throws {
         let observed = Locked<Bool>(false)
         let started = AsyncStream<Void>.makeStream()
