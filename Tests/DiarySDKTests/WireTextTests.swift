@@ -46,6 +46,11 @@ struct WireTextTests {
             day = day.adding(days: day.year < 1_990 ? 997 : 1)
         }
         #expect(LocalDate("9999-12-31")?.description == "9999-12-31")
+        // Day arithmetic can leave 1...9999; such days still print as `String(format:)` printed them.
+        for far in [LocalDate(year: 1, month: 1, day: 1)!.adding(days: -800), LocalDate(year: 9999, month: 12, day: 31)!.adding(days: 400)] {
+            #expect(far.description == String(format: "%04d-%02d-%02d", far.year, far.month, far.day))
+            #expect(far.yearMonth.description == String(format: "%04d-%02d", far.year, far.month))
+        }
     }
 
     @Test(arguments: [
@@ -87,9 +92,35 @@ struct WireTextTests {
                 == #"{"diary":{"_0":"\#(diaryID)"}}"#)
     }
 
-    @Test(arguments: [#"{}"#, #"{"original":{},"diary":{"_0":"8a1c0a4e-2b3d-4c5e-8f60-718293a4b5c6"}}"#, #"{"diary":{}}"#, #"{"shared":{}}"#, #"[]"#])
-    func malformedPostSourcesAreRejected(_ json: String) {
-        #expect(throws: DecodingError.self) { try JSONDecoder.diary().decode(PostSource.self, from: Data(json.utf8)) }
+    @Test(arguments: [
+        #"{}"#, #"{"original":{},"diary":{"_0":"8a1c0a4e-2b3d-4c5e-8f60-718293a4b5c6"}}"#, #"{"diary":{}}"#, #"{"shared":{}}"#,
+        #"[]"#, #"{"original":null}"#, #"{"original":1}"#, #"{"original":[]}"#,
+    ])
+    func malformedPostSourcesAreRejectedAsTheSynthesisedDecoderRejectsThem(_ json: String) {
+        let data = Data(json.utf8)
+        let ours = #expect(throws: DecodingError.self) { try JSONDecoder.diary().decode(PostSource.self, from: data) }
+        let synthesised = #expect(throws: DecodingError.self) {
+            try JSONDecoder.diary().decode(SynthesizedSource.self, from: data)
+        }
+        #expect(ours.map(Self.kind) == synthesised.map(Self.kind), "the same kind of DecodingError")
+        // The fast reader gives up on every one of them too.
+        #expect(throws: WireReaderGaveUp.self) {
+            try data.withUnsafeBytes { raw in
+                var wire = WireReader(raw.bindMemory(to: UInt8.self))
+                _ = try PostSource(wire: &wire)
+                try wire.finish()
+            }
+        }
+    }
+
+    private static func kind(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch: "typeMismatch"
+        case .valueNotFound: "valueNotFound"
+        case .keyNotFound: "keyNotFound"
+        case .dataCorrupted: "dataCorrupted"
+        @unknown default: "unknown"
+        }
     }
 
     @Test func unknownKeysBesideOneKnownKeyAreIgnoredAsBefore() throws {

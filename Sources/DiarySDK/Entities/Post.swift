@@ -84,19 +84,22 @@ public enum PostSource: Hashable, Sendable, Codable {
         case value = "_0"
     }
 
-    /// Decodes the one-key object; a key other than the three is ignored, as by the synthesised decoder.
-    /// - Throws: `DecodingError.dataCorrupted` unless exactly one of `original`, `diary`, `blog` is present.
+    /// Decodes the one-key object; a key other than the three is ignored, as by the synthesised decoder, and the
+    /// same errors are thrown.
+    /// - Throws: `DecodingError.typeMismatch` unless exactly one of `original`, `diary`, `blog` is present, and the
+    ///   nested value's errors.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let present = [CodingKeys.original, .diary, .blog].filter(container.contains)
         guard present.count == 1 else {
-            throw DecodingError.dataCorrupted(
-                .init(
-                    codingPath: container.codingPath,
-                    debugDescription: "a post source has exactly one of original, diary, blog; found \(present.count)"))
+            throw DecodingError.typeMismatch(
+                PostSource.self,
+                .init(codingPath: container.codingPath, debugDescription: "Invalid number of keys found, expected one."))
         }
         switch present[0] {
         case .original:
+            // `{"original": {}}`: the value must be an object, as the synthesised decoder requires.
+            _ = try container.nestedContainer(keyedBy: ValueKeys.self, forKey: .original)
             self = .original
         case .diary:
             let value = try container.nestedContainer(keyedBy: ValueKeys.self, forKey: .diary)

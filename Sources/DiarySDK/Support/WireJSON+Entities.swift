@@ -106,7 +106,7 @@ extension PostSource: WireJSONDecodable {
             switch key {
             case "original":
                 found += 1
-                try reader.skipValue()
+                try reader.readObject { reader, _ in try reader.skipValue() }  // must be an object
                 source = .original
             case "diary":
                 found += 1

@@ -83,12 +83,12 @@ package struct WireReader {
     /// track their own fields with ``WireFields`` and give up on a field seen twice.
     package mutating func readObject(_ field: (inout WireReader, String) throws -> Void) throws {
         try enter(UInt8(ascii: "{"))
-        if try !consume(UInt8(ascii: "}")) {
+        if !consume(UInt8(ascii: "}")) {
             repeat {
                 let key = try readString()
                 try expect(UInt8(ascii: ":"))
                 try field(&self, key)
-            } while try consume(UInt8(ascii: ","))
+            } while consume(UInt8(ascii: ","))
             try expect(UInt8(ascii: "}"))
         }
         depth -= 1
@@ -97,8 +97,8 @@ package struct WireReader {
     /// Reads an array, calling `element` once per element.
     package mutating func readArray(_ element: (inout WireReader) throws -> Void) throws {
         try enter(UInt8(ascii: "["))
-        if try !consume(UInt8(ascii: "]")) {
-            repeat { try element(&self) } while try consume(UInt8(ascii: ","))
+        if !consume(UInt8(ascii: "]")) {
+            repeat { try element(&self) } while consume(UInt8(ascii: ","))
             try expect(UInt8(ascii: "]"))
         }
         depth -= 1
@@ -158,7 +158,7 @@ package struct WireReader {
         guard digits > 0, digits == 1 || bytes[start + (negative ? 1 : 0)] != UInt8(ascii: "0") else {
             throw gaveUp("not an integer")
         }
-        if position < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[position]) {
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") || bytes[position] | 0x20 == UInt8(ascii: "e") {
             throw gaveUp("a number with a fraction or exponent")
         }
         return value
@@ -223,7 +223,7 @@ package struct WireReader {
         }
     }
 
-    private mutating func consume(_ byte: UInt8) throws -> Bool {
+    private mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == byte else { return false }
         position += 1
@@ -231,7 +231,7 @@ package struct WireReader {
     }
 
     private mutating func expect(_ byte: UInt8) throws {
-        guard try consume(byte) else { throw gaveUp("expected \(Character(Unicode.Scalar(byte)))") }
+        guard consume(byte) else { throw gaveUp("expected \(Character(Unicode.Scalar(byte)))") }
     }
 
     private mutating func literal(_ word: StaticString) throws {

@@ -64,12 +64,12 @@ package enum WireText {
         }
     }
 
-    /// `yyyy-MM-dd`, or `yyyy-MM` when `day` is `nil`; years outside 0...9999 are written in full.
+    /// `yyyy-MM-dd`, or `yyyy-MM` when `day` is `nil`, as `String(format: "%04d-%02d-%02d")` writes it (years
+    /// outside 0...9999, which only day arithmetic can produce, go through `String(format:)` itself).
     package static func date(year: Int, month: Int, day: Int?) -> String {
         guard (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day ?? 0) else {
-            let text = "\(year)-" + (month < 10 ? "0" : "") + "\(month)"
-            guard let day else { return text }
-            return text + "-" + (day < 10 ? "0" : "") + "\(day)"
+            guard let day else { return String(format: "%04d-%02d", year, month) }
+            return String(format: "%04d-%02d-%02d", year, month, day)
         }
         return String(unsafeUninitializedCapacity: day == nil ? 7 : 10) { output in
             func put(_ value: Int, _ width: Int, at offset: Int) {
