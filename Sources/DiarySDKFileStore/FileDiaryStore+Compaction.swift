@@ -40,8 +40,10 @@ extension FileDiaryStore {
     /// Writes snapshot `n + 1` (temporary file, `fsync`, rename, `fsync` of the directory), then removes the older
     /// generations. Runs on the compaction queue, off the write path. On failure nothing is removed: the older
     /// snapshot and both journals still describe the store, and the next threshold tries again.
-    func compact(_ compaction: Compaction) {
+    /// - Returns: The failure, if the snapshot could not be written or the older generations removed.
+    func compact(_ compaction: Compaction) -> (any Error)? {
         var written: Int?
+        var failure: (any Error)?
         do {
             let data = try SnapshotFormat.encode(compaction.database.allRecords, generation: compaction.generation)
             try io.writeAtomically(data, to: directory + "/" + StoreFiles.snapshotName(compaction.generation))
@@ -49,12 +51,13 @@ extension FileDiaryStore {
             let names = try io.listDirectory(directory)
             try Self.removeGenerations(below: compaction.generation, in: directory, names: names, io: io)
         } catch {
-            // The older generation stays; see above.
+            failure = error  // The older generation stays; see above.
         }
         state.withLock { state in
             state.isCompacting = false
             if let written { state.snapshotBytes = written }
         }
+        return failure
     }
 
     /// Compacts now, whatever the journal's size, and waits for it: for tests and after bulk imports. A background
@@ -76,7 +79,11 @@ extension FileDiaryStore {
                 _ = try await run(on: compactionQueue) {}
                 continue
             }
-            _ = try await run(on: compactionQueue) { self.compact(compaction) }
+            let failure = try await run(on: compactionQueue) { self.compact(compaction) }
+            if let failure {
+                throw (failure as? FileIOError)?.diaryError
+                    ?? DiaryError(.unavailable, "the store at \(directory) could not be compacted", underlying: failure)
+            }
             return
         }
     }

@@ -133,7 +133,7 @@ final class FileDiaryStore: DiaryStore {
     /// Runs one transaction: applies it in memory, appends its journal record and `fsync`s, all under the lock;
     /// rolls back in memory and cuts the journal back when the append fails.
     private func performWrite<Result>(_ body: (inout DiaryTransaction) throws -> Result) throws -> Result {
-        let (result, removedBlobs, compaction) = try state.withLock { state in
+        let (result, removedBlobs) = try state.withLock { state in
             guard !state.isClosed else { throw closedError }
             if let failure = state.failure { throw failure }
             let journal = state.journal
@@ -148,10 +148,12 @@ final class FileDiaryStore: DiaryStore {
             }
             if !outcome.mutations.isEmpty { state.sequence = sequence }
             hub.publish(outcome.mutations)
-            return (outcome.result, outcome.removedBlobs, startCompactionIfDue(&state))
+            // Enqueued before the lock is released, so whoever sees `isCompacting` and then waits on the compaction
+            // queue (``compactNow()``, ``close()``) finds the compaction already queued.
+            if let compaction = startCompactionIfDue(&state) { compactionQueue.async { _ = self.compact(compaction) } }
+            return (outcome.result, outcome.removedBlobs)
         }
         for id in removedBlobs { try? io.removeFile(attachmentPath(id)) }
-        if let compaction { compactionQueue.async { self.compact(compaction) } }
         return result
     }
 

@@ -49,6 +49,28 @@ struct FailureTests {
         try await reopened.close()
     }
 
+    @Test func aCompactionThatCannotWriteItsSnapshotFailsAndLosesNothing() async throws {
+        let directory = TestDirectory("compaction-full")
+        defer { directory.remove() }
+        let io = FailingFileIO()
+        let backend = try directory.open(io: io)
+        let (_, sdk) = try await backend.signUp("alice")
+        _ = try await sdk.diaries.write(DiaryDraft(body: "kept"))
+        let before = backend.allRecords
+        io.fail(.write, on: "snapshot-", with: ENOSPC)
+        let error = await #expect(throws: DiaryError.self) { try await backend.store.compactNow() }
+        #expect(error?.code == .unavailable)
+        #expect(error?.message.contains("snapshot") == true, "the error names the file")
+        io.heal()
+        _ = try await sdk.diaries.write(DiaryDraft(body: "after the failed compaction"))
+        let after = backend.allRecords
+        try await backend.close()
+        let reopened = try directory.open()
+        #expect(reopened.allRecords == after)
+        #expect(after.count == before.count + 1)
+        try await reopened.close()
+    }
+
     @Test func aJournalThatCannotBeRestoredAfterAFailureStopsFurtherWrites() async throws {
         let directory = TestDirectory("poisoned")
         defer { directory.remove() }
