@@ -49,6 +49,20 @@ package enum Paginator {
     package static func page<Item: Sendable>(
         keys: SortedKeyIndex, descending: Bool, request: PageRequest, resolve: (SortKey) throws -> Item?
     ) throws -> Page<Item> {
+        try page(request: request, resolve: resolve) { keys.keys(descending: descending, after: $0) }
+    }
+
+    /// A page of a listing held as sort keys in strictly ascending order in an array.
+    package static func page<Item: Sendable>(
+        keys: [SortKey], descending: Bool, request: PageRequest, resolve: (SortKey) throws -> Item?
+    ) throws -> Page<Item> {
+        try page(request: request, resolve: resolve) { ArrayWalk(keys: keys, descending: descending, after: $0) }
+    }
+
+    /// Both paging styles over `walk`, which lists the keys in page order from just past a bound (or from the start).
+    private static func page<Item: Sendable, Keys: Sequence<SortKey>>(
+        request: PageRequest, resolve: (SortKey) throws -> Item?, walk: (SortKey?) -> Keys
+    ) throws -> Page<Item> {
         try request.validate()
         switch request.position {
         case .cursor(let cursor):
@@ -56,7 +70,7 @@ package enum Paginator {
             var items: [Item] = []
             var lastKey: SortKey?
             var hasMore = false
-            for key in keys.keys(descending: descending, after: after) {
+            for key in walk(after) {
                 guard let item = try resolve(key) else { continue }
                 if items.count == request.size {
                     hasMore = true
@@ -69,7 +83,7 @@ package enum Paginator {
                 items: items, nextCursor: hasMore ? lastKey?.cursor : nil, isLastPage: !hasMore, size: request.size)
         case .number(let number):
             var visible: [Item] = []
-            for key in keys.keys(descending: descending) {
+            for key in walk(nil) {
                 if let item = try resolve(key) { visible.append(item) }
             }
             let totalPages = max(1, (visible.count + request.size - 1) / request.size)
@@ -81,11 +95,32 @@ package enum Paginator {
         }
     }
 
-    /// A page of a listing held as sort keys in strictly ascending order in an array.
-    package static func page<Item: Sendable>(
-        keys: [SortKey], descending: Bool, request: PageRequest, resolve: (SortKey) throws -> Item?
-    ) throws -> Page<Item> {
-        try page(keys: SortedKeyIndex(sorted: keys), descending: descending, request: request, resolve: resolve)
+    /// The keys of a sorted array in page order from just past a bound, without copying the array.
+    private struct ArrayWalk: Sequence, IteratorProtocol {
+        let keys: [SortKey]
+        let descending: Bool
+        var index: Int
+
+        init(keys: [SortKey], descending: Bool, after bound: SortKey?) {
+            self.keys = keys
+            self.descending = descending
+            guard let bound else {
+                index = descending ? keys.count - 1 : 0
+                return
+            }
+            let boundary = SortedKeyIndex.firstIndex(in: keys, notLessThan: bound)
+            if descending {
+                index = boundary - 1
+            } else {
+                index = boundary < keys.count && keys[boundary] == bound ? boundary + 1 : boundary
+            }
+        }
+
+        mutating func next() -> SortKey? {
+            guard index >= 0, index < keys.count else { return nil }
+            defer { index += descending ? -1 : 1 }
+            return keys[index]
+        }
     }
 
     /// A page of items already in listing order.
