@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "DiarySDKConformance", dependencies: ["DiarySDK"]),
         // A child process for the file store's crash tests: it writes in a loop and reports each acknowledged write.
         .executableTarget(name: "DiarySDKCrashWriter", dependencies: ["DiarySDK", "DiarySDKFileStore"]),
-        .testTarget(name: "DiarySDKTests", dependencies: ["DiarySDK"]),
+        .testTarget(name: "DiarySDKTests", dependencies: ["DiarySDK", "DiarySDKConformance"]),
         .testTarget(name: "DiarySDKFeedTests", dependencies: ["DiarySDK", "DiarySDKInMemory", "DiarySDKConformance"]),
         .testTarget(
             name: "DiarySDKInMemoryTests",

@@ -16,6 +16,7 @@ let package = Package(
             dependencies: [
                 .product(name: "DiarySDK", package: "DiarySDK"),
                 .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+                .product(name: "DiarySDKConformance", package: "DiarySDK"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -85,8 +85,7 @@ struct ScriptedFaultTests {
             try await Task.sleep(nanoseconds: 200_000_000)
             return (201, Script.json(post))
         }
-        var session = Script.session()
-        session.expiresAt = Date().addingTimeInterval(900)
+        let session = Script.validSession()
         let sdk = try await transport.backend(session: session).repositories
         async let first = sdk.posts.publish(.init(title: "Hi", body: "there"))
         async let second = sdk.posts.publish(.init(title: "Hi", body: "there"))
@@ -95,13 +94,30 @@ struct ScriptedFaultTests {
         #expect(transport.count("POST /v1/posts") == 1)
     }
 
+    /// A transport whose requests hang until cancelled: it signals each request's arrival on `started` and records
+    /// in `observed` that a cancellation reached it.
+    static func transportThatWaitsToBeCancelled() -> (ScriptedTransport, AsyncStream<Void>, Locked<Bool>) {
+        let observed = Locked<Bool>(false)
+        let started = AsyncStream<Void>.makeStream()
+        let transport = ScriptedTransport { _, _ in
+            started.continuation.yield()
+            do {
+                try await Task.sleep(nanoseconds: 30_000_000_000)
+            } catch {
+                observed.withLock { $0 = true }
+                throw error
+            }
+            return (200, Self.emptyPage)
+        }
+        return (transport, started.stream, observed)
+    }
+
     @Test func aDoubleTappedRefreshSendsOneRequestAndADifferentPageItsOwn() async throws {
         let transport = ScriptedTransport { _, _ in
             try await Task.sleep(nanoseconds: 200_000_000)
             return (200, Self.emptyPage)
         }
-        var session = Script.session()
-        session.expiresAt = Date().addingTimeInterval(900)
+        let session = Script.validSession()
         let sdk = try await transport.backend(session: session).repositories
         async let first = sdk.posts.feed(page: .first(size: 20))
         async let second = sdk.posts.feed(page: .first(size: 20))
@@ -127,8 +143,7 @@ struct ScriptedFaultTests {
                 return (200, Self.emptyPage)
             }
         }
-        var session = Script.session()
-        session.expiresAt = Date().addingTimeInterval(900)
+        let session = Script.validSession()
         let backend = try await transport.backend(session: session)
         let sdk = backend.repositories
         let alicesRead = Task { try await sdk.diaries.entries(DiaryQuery(), page: .first(size: 20)) }
@@ -154,8 +169,7 @@ struct ScriptedFaultTests {
             try await Task.sleep(nanoseconds: 300_000_000)
             return (200, Self.emptyPage)
         }
-        var session = Script.session()
-        session.expiresAt = Date().addingTimeInterval(900)
+        let session = Script.validSession()
         let sdk = try await transport.backend(session: session).repositories
         let before = Task { try await sdk.posts.feed(page: .first(size: 20)) }
         try await Task.sleep(nanoseconds: 50_000_000)
@@ -172,24 +186,12 @@ struct ScriptedFaultTests {
     }
 
     @Test func whenEveryCallerSharingARequestIsCancelledTheRequestIsCancelled() async throws {
-        let observed = Locked<Bool>(false)
-        let started = AsyncStream<Void>.makeStream()
-        let transport = ScriptedTransport { _, _ in
-            started.continuation.yield()
-            do {
-                try await Task.sleep(nanoseconds: 30_000_000_000)
-            } catch {
-                observed.withLock { $0 = true }
-                throw error
-            }
-            return (200, Self.emptyPage)
-        }
-        var session = Script.session()
-        session.expiresAt = Date().addingTimeInterval(900)
+        let (transport, started, observed) = Self.transportThatWaitsToBeCancelled()
+        let session = Script.validSession()
         let backend = try await transport.backend(session: session)
         let sdk = backend.repositories
         let first = Task { try await sdk.posts.feed(page: .first()) }
-        for await _ in started.stream { break }
+        for await _ in started { break }
         let second = Task { try await sdk.posts.feed(page: .first()) }
         while backend.client.callersWaiting < 2 { try await Task.sleep(nanoseconds: 5_000_000) }
         first.cancel()
@@ -213,8 +215,7 @@ struct ScriptedFaultTests {
             for await _ in release.stream { break }
             return (200, Self.emptyPage)
         }
-        var session = Script.session()
-        session.expiresAt = Date().addingTimeInterval(900)
+        let session = Script.validSession()
         let backend = try await transport.backend(session: session)
         let sdk = backend.repositories
         let first = Task { try await sdk.posts.feed(page: .first()) }
@@ -230,24 +231,12 @@ struct ScriptedFaultTests {
     }
 
     @Test func cancellingTheCallerCancelsTheRequest() async throws {
-        let observed = Locked<Bool>(false)
-        let started = AsyncStream<Void>.makeStream()
-        let transport = ScriptedTransport { _, _ in
-            started.continuation.yield()
-            do {
-                try await Task.sleep(nanoseconds: 30_000_000_000)
-            } catch {
-                observed.withLock { $0 = true }
-                throw error
-            }
-            return (200, Self.emptyPage)
-        }
-        var session = Script.session()
-        session.expiresAt = Date().addingTimeInterval(900)
+        let (transport, started, observed) = Self.transportThatWaitsToBeCancelled()
+        let session = Script.validSession()
         let sdk = try await transport.backend(session: session).repositories
         let task = Task { try await sdk.posts.feed(page: .first()) }
         // Cancel once the request has reached the network, not before (a loaded machine may take a while).
-        for await _ in started.stream { break }
+        for await _ in started { break }
         task.cancel()
         let error = await #expect(throws: DiaryError.self) { try await task.value }
         #expect(error?.code == .cancelled)
@@ -261,8 +250,7 @@ struct ScriptedFaultTests {
             }
             return (200, Data())
         }
-        var session = Script.session()
-        session.expiresAt = Date().addingTimeInterval(900)
+        let session = Script.validSession()
         let sdk = try await transport.backend(session: session, retry: .init(maximumAttempts: 3, baseDelay: 0.01)).repositories
         let error = await #expect(throws: DiaryError.self) { try await sdk.books.join(inviteCode: "ABC") }
         #expect(error?.code == .unavailable)

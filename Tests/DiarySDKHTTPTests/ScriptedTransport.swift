@@ -84,4 +84,11 @@ enum Script {
     static func session(access: String = "access-1") -> StoredSession {
         StoredSession(userID: user.id, accessToken: access, refreshToken: "refresh-1", expiresAt: Date().addingTimeInterval(-60))
     }
+
+    /// A signed-in session whose access token is good for another 15 minutes: no refresh gets in the way.
+    static func validSession() -> StoredSession {
+        var session = session()
+        session.expiresAt = Date().addingTimeInterval(900)
+        return session
+    }
 }

@@ -1,23 +1,12 @@
 @testable import DiarySDK
+import DiarySDKConformance
 import Foundation
 import Testing
-
-/// A small deterministic generator, so a failing sequence of operations can be replayed.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Sorted key index")
 struct SortedKeyIndexTests {
     /// Keys from a small space, so inserts collide and removals hit.
-    private func key(_ generator: inout SeededGenerator) -> SortKey {
+    private func key(_ generator: inout SeededRandomGenerator) -> SortKey {
         let micros = Int64(generator.next() % 5_000)
         let last = UInt8(generator.next() % 3)
         return SortKey(micros: micros, id: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, last)))
@@ -37,7 +26,7 @@ struct SortedKeyIndexTests {
 
     @Test(arguments: [1 as UInt64, 2, 3])
     func randomInsertsAndRemovalsKeepTheOrder(seed: UInt64) {
-        var generator = SeededGenerator(state: seed)
+        var generator = SeededRandomGenerator(seed: seed)
         var index = SortedKeyIndex()
         var model: Set<SortKey> = []
         for step in 0..<6_000 {
@@ -56,7 +45,7 @@ struct SortedKeyIndexTests {
     }
 
     @Test func batchesMergeLikeSingleInserts() {
-        var generator = SeededGenerator(state: 9)
+        var generator = SeededRandomGenerator(seed: 9)
         var batched = SortedKeyIndex()
         var single = SortedKeyIndex()
         for size in [3, 700, 5, 2_000, 70] {
@@ -69,7 +58,7 @@ struct SortedKeyIndexTests {
     }
 
     @Test func sortedAndUnsortedInitialisersAgree() {
-        var generator = SeededGenerator(state: 4)
+        var generator = SeededRandomGenerator(seed: 4)
         let keys = (0..<3_000).map { _ in key(&generator) }
         let unique = Array(Set(keys)).sorted()
         #expect(SortedKeyIndex(unsorted: keys) == SortedKeyIndex(sorted: unique))
@@ -88,7 +77,7 @@ struct SortedKeyIndexTests {
     }
 
     @Test func aCopyIsUnchangedByMutationsOfTheOriginal() {
-        var generator = SeededGenerator(state: 5)
+        var generator = SeededRandomGenerator(seed: 5)
         var index = SortedKeyIndex(unsorted: (0..<2_000).map { _ in key(&generator) })
         let copy = index
         let before = Array(copy.keys(descending: false))
@@ -101,7 +90,7 @@ struct SortedKeyIndexTests {
 @Suite("Database bulk loading")
 struct DatabaseBulkLoadTests {
     @Test func loadingABatchBuildsTheSameIndicesAsPuttingRowsOneByOne() throws {
-        var generator = SeededGenerator(state: 11)
+        var generator = SeededRandomGenerator(seed: 11)
         let authors = (0..<3).map { User(id: User.ID(UUID()), nickname: "author\($0)", createdAt: Date(timeIntervalSince1970: 0)) }
         var rows: [StoreRecord] = authors.map(StoreRecord.user)
         var diaries: [Diary] = []

@@ -1,4 +1,5 @@
 @testable import DiarySDK
+import DiarySDKConformance
 import Foundation
 import Testing
 
@@ -6,17 +7,6 @@ import Testing
 /// up, ``WireJSON/decode(_:from:)`` answers exactly as `JSONDecoder` does.
 @Suite("Wire JSON reader")
 struct WireJSONTests {
-    private struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static let texts = [
         "", "Today I learned", "오늘 배운 것: async/await 🎉", "quote \" backslash \\ slash / tab \t newline \n",
         "control \u{01}\u{1F} and DEL \u{7F}", "é (precomposed) and e\u{301} (combining)", "\u{2028}\u{2029}", "😀👨‍👩‍👧",
@@ -31,9 +21,9 @@ struct WireJSONTests {
         }
     }
 
-    private func post(_ generator: inout Generator) -> Post {
-        let pick = { (generator: inout Generator, count: Int) in Int(generator.next() % UInt64(count)) }
-        let image = { (generator: inout Generator) in
+    private func post(_ generator: inout SeededRandomGenerator) -> Post {
+        let pick = { (generator: inout SeededRandomGenerator, count: Int) in Int(generator.next() % UInt64(count)) }
+        let image = { (generator: inout SeededRandomGenerator) in
             ImageReference(
                 id: Attachment.ID(UUID()), contentType: ["image/png", "image/jpeg"][pick(&generator, 2)],
                 byteCount: Int(generator.next() % 5_000_000))
@@ -69,7 +59,7 @@ struct WireJSONTests {
 
     @Test(arguments: [1 as UInt64, 2, 3, 4])
     func pagesOfPostsReadExactlyAsJSONDecoderReadsThem(seed: UInt64) throws {
-        var generator = Generator(state: seed)
+        var generator = SeededRandomGenerator(seed: seed)
         for pageIndex in 0..<25 {
             let posts = (0..<Int(generator.next() % 21)).map { _ in post(&generator) }
             let page =
@@ -90,7 +80,7 @@ struct WireJSONTests {
 
     @Test(arguments: [5 as UInt64, 6])
     func pagesOfDiaryEntriesReadExactlyAsJSONDecoderReadsThem(seed: UInt64) throws {
-        var generator = Generator(state: seed)
+        var generator = SeededRandomGenerator(seed: seed)
         for _ in 0..<25 {
             let entries = (0..<Int(generator.next() % 21)).map { index -> Diary in
                 let created = WireDate.normalized(Date(timeIntervalSince1970: Double(generator.next() % 4_000_000_000) / 1.3))

@@ -1,4 +1,5 @@
 import DiarySDK
+import DiarySDKConformance
 import Foundation
 
 /// The entries both stores are filled with: one author, days spread over ten years, two tags each from a pool of
@@ -13,7 +14,7 @@ struct Dataset {
     let entries: [Diary]
 
     init(authorID: User.ID, count: Int, seed: UInt64 = 42) {
-        var random = SplitMix(seed: seed)
+        var random = SeededRandomGenerator(seed: seed)  // every run benchmarks the same data
         self.authorID = authorID
         let words = ["today", "learned", "swift", "journal", "fsync", "coffee", "walk", "rain", "book", "friend", "quiet"]
         entries = (0..<count).map { index in
@@ -27,19 +28,6 @@ struct Dataset {
                 title: "Entry \(index)", body: body, mood: index % 3 == 0 ? "😊" : nil,
                 tags: [Self.tagPool[first], Self.tagPool[second]], createdAt: created, updatedAt: created)
         }
-    }
-}
-
-/// A small deterministic random generator, so every run benchmarks the same data.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
