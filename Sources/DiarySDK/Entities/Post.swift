@@ -110,6 +110,7 @@ public enum PostSource: Hashable, Sendable, Codable {
         }
     }
 
+    /// Encodes the one-key object described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
