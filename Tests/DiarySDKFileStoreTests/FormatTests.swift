@@ -62,4 +62,28 @@ struct FormatTests {
             #expect(data[section.offset + section.length - 1] == UInt8(ascii: "]"))
         }
     }
+
+    /// A `Set` iterates in an order that depends on the process's hash seed and the set's history, so settings must be
+    /// encoded sorted for a snapshot to be a function of its rows.
+    @Test func aSnapshotIsAFunctionOfItsRowsWhateverTheSetsHistory() throws {
+        let kinds = NotificationKind.allCases
+        var forward = Set<NotificationKind>()
+        for kind in kinds { forward.insert(kind) }
+        var backward = Set<NotificationKind>(minimumCapacity: 64)
+        for kind in kinds.reversed() { backward.insert(kind) }
+        #expect(forward == backward)
+        let created = Date(timeIntervalSince1970: 1_767_225_600)
+        let id = User.ID(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
+        func snapshot(_ notifications: Set<NotificationKind>) throws -> Data {
+            let user = User(
+                id: id, nickname: "alice", createdAt: created, settings: UserSettings(notifications: notifications))
+            return try SnapshotFormat.encode([.user(user)], generation: 1)
+        }
+        #expect(try snapshot(forward) == snapshot(backward))
+
+        let settings = try JSONEncoder.diary().encode(UserSettings(notifications: backward))
+        let object = try JSONSerialization.jsonObject(with: settings) as? [String: Any]
+        let encoded = try #require(object?["notifications"] as? [String])
+        #expect(encoded == kinds.map(\.rawValue).sorted())
+    }
 }

@@ -69,6 +69,19 @@ public struct UserSettings: Hashable, Sendable, Codable {
     }
 }
 
+extension UserSettings {
+    /// Encodes the settings with ``notifications`` sorted by raw value: a `Set` iterates in an order that depends on
+    /// the process's hash seed and the set's history, and the same settings must always give the same bytes (in a
+    /// snapshot, a journal record or a response). Decoding accepts any order.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(dailyReminder, forKey: .dailyReminder)
+        try container.encode(notifications.map(\.rawValue).sorted(), forKey: .notifications)
+        try container.encode(showsDeletedEntryTraces, forKey: .showsDeletedEntryTraces)
+        try container.encodeIfPresent(timeZoneIdentifier, forKey: .timeZoneIdentifier)
+    }
+}
+
 /// The daily reminder to write: on or off, and at which local time.
 public struct DailyReminder: Hashable, Sendable, Codable {
     /// Whether the reminder is on.
