@@ -51,8 +51,8 @@ extension FileDiaryStore {
         try io.makeDirectory(directory + "/" + StoreFiles.attachments)
 
         var names = try io.listDirectory(directory)
-        for name in names where name.hasSuffix(".tmp") { try io.removeFile(directory + "/" + name) }
-        names.removeAll { $0.hasSuffix(".tmp") }
+        for name in names where isTemporary(name) { try io.removeFile(directory + "/" + name) }
+        names.removeAll(where: isTemporary)
         let generations = StoreFiles.generations(in: names)
         guard let generation = generations.snapshots.max() else {
             throw DiaryError(.storageCorrupted, "the store at \(directory) has no snapshot file")
@@ -120,6 +120,12 @@ extension FileDiaryStore {
         let journal = Journal(generation: lastGeneration, path: journalPath, descriptor: descriptor, length: lastLength)
         let state = State(database: database, journal: journal, sequence: sequence, snapshotBytes: snapshotData.count)
         return (state, report)
+    }
+
+    /// Whether a file is an unfinished write: this store's `*.tmp` files, and the `.dat.nosync*` files that
+    /// Foundation's atomic write used for `session.json` in earlier versions.
+    private static func isTemporary(_ name: String) -> Bool {
+        name.hasSuffix(".tmp") || name.hasPrefix(".dat.nosync")
     }
 
     /// Starts a new store: the header, an empty snapshot and an empty journal of generation 1.

@@ -18,6 +18,10 @@ final class FailingFileIO: FileIO, @unchecked Sendable {
     private let real = POSIXFileIO()
     private let failure = NSLock()
     private var planned: Failure?
+    private var synced: [String] = []
+
+    /// Every path passed to `sync` or `syncDirectory`, in order.
+    var syncedPaths: [String] { failure.withLock { synced } }
 
     /// Makes the next `times` matching calls fail (every one until ``heal()`` when `nil`).
     func fail(_ operation: Operation, on pathFragment: String, with code: Int32, times: Int? = nil) {
@@ -50,6 +54,7 @@ final class FailingFileIO: FileIO, @unchecked Sendable {
     func sync(_ descriptor: Int32, path: String) throws {
         try check(.sync, path, "fsync")
         try real.sync(descriptor, path: path)
+        failure.withLock { synced.append(path) }
     }
 
     func truncate(_ descriptor: Int32, to length: Int, path: String) throws {
@@ -64,7 +69,10 @@ final class FailingFileIO: FileIO, @unchecked Sendable {
     func readFile(_ path: String) throws -> Data? { try real.readFile(path) }
     func rename(_ source: String, to target: String) throws { try real.rename(source, to: target) }
     func removeFile(_ path: String) throws { try real.removeFile(path) }
-    func syncDirectory(_ path: String) throws { try real.syncDirectory(path) }
+    func syncDirectory(_ path: String) throws {
+        try real.syncDirectory(path)
+        failure.withLock { synced.append(path) }
+    }
 
     func makeDirectory(_ path: String) throws {
         try check(.makeDirectory, path, "create directory")

@@ -40,15 +40,18 @@ struct TestDirectory: Sendable {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// A backend on this directory with a manual clock and cheap password hashing.
+    /// A backend on this directory with a manual clock and cheap password hashing; its default repositories keep
+    /// their session in memory unless `sessionFile` is set (then in the store's `session.json`).
     func open(
-        clock: ManualClock = ManualClock(), minimumCompactionBytes: Int = 4 << 20, io: (any FileIO)? = nil
+        clock: ManualClock = ManualClock(), minimumCompactionBytes: Int = 4 << 20, io: (any FileIO)? = nil,
+        sessionFile: Bool = false
     ) throws -> FileStoreBackend {
         let configuration = FileStoreBackend.Configuration(
             directory: url, clock: clock, defaultTimeZone: TimeZone(identifier: "UTC")!,
             engine: .init(passwordHashIterations: 1_000), minimumCompactionBytes: minimumCompactionBytes)
         return try FileStoreBackend(
-            configuration: configuration, sessionStore: InMemorySessionStore(), io: io ?? POSIXFileIO())
+            configuration: configuration, sessionStore: sessionFile ? nil : InMemorySessionStore(),
+            io: io ?? POSIXFileIO())
     }
 }
 
