@@ -2,10 +2,14 @@ import DiarySDK
 import Foundation
 
 extension FileDiaryStore {
-    /// A compaction in progress: the state as of the switch to a new journal generation.
+    /// A compaction: the state as of the switch to journal generation `generation`, to be written as snapshot
+    /// `generation`.
     struct Compaction {
         var generation: Int
         var database: DiaryDatabase
+        /// The sequence of the last record before journal `generation`; `nil` when unknown (see
+        /// ``SnapshotFormat/encode(_:generation:sequence:)``).
+        var sequence: UInt64?
     }
 
     /// The journal size that triggers a compaction: the larger of the configured minimum and the last snapshot's
@@ -15,16 +19,18 @@ extension FileDiaryStore {
         max(minimumCompactionBytes, state.snapshotBytes)
     }
 
-    /// When the journal has outgrown its threshold: starts journal generation `n + 1` (created and made durable
-    /// first, so every later write lands in it) and hands a copy of the database, as of the end of journal `n`, to
-    /// the background compaction. Called under the lock, after a successful write.
+    /// When the journal has outgrown its threshold: starts journal generation `n + 1` (its start record written and
+    /// made durable first, so every later write lands in it) and hands a copy of the database, as of the end of
+    /// journal `n`, to the background compaction. Called under the lock, after a successful write.
     func startCompactionIfDue(_ state: inout State, force: Bool = false) -> Compaction? {
         guard !state.isCompacting, force || state.journal.length >= compactionThreshold(state) else { return nil }
         let next = state.journal.generation + 1
         let path = directory + "/" + StoreFiles.journalName(next)
         let descriptor: Int32
+        let start: Data
         do {
-            try io.createEmptyFile(path)
+            start = try JournalFormat.newJournal(generation: next, after: state.sequence)
+            try io.writeAtomically(start, to: path)
             descriptor = try io.openFile(path, create: false)
         } catch {
             // Not fatal: the current journal keeps growing and the next write tries again.
@@ -32,9 +38,9 @@ extension FileDiaryStore {
             return nil
         }
         io.close(state.journal.descriptor)
-        state.journal = Journal(generation: next, path: path, descriptor: descriptor, length: 0)
+        state.journal = Journal(generation: next, path: path, descriptor: descriptor, length: start.count)
         state.isCompacting = true
-        return Compaction(generation: next, database: state.database)
+        return Compaction(generation: next, database: state.database, sequence: state.sequence)
     }
 
     /// Writes snapshot `n + 1` (temporary file, `fsync`, rename, `fsync` of the directory), then removes the older
@@ -45,7 +51,8 @@ extension FileDiaryStore {
         var written: Int?
         var failure: (any Error)?
         do {
-            let data = try SnapshotFormat.encode(compaction.database.allRecords, generation: compaction.generation)
+            let data = try SnapshotFormat.encode(
+                compaction.database.allRecords, generation: compaction.generation, sequence: compaction.sequence)
             try io.writeAtomically(data, to: directory + "/" + StoreFiles.snapshotName(compaction.generation))
             written = data.count
             let names = try io.listDirectory(directory)
@@ -58,6 +65,11 @@ extension FileDiaryStore {
             if let written { state.snapshotBytes = written }
         }
         return failure
+    }
+
+    /// Waits for a background compaction in progress, if any.
+    func waitForCompaction() async throws {
+        _ = try await run(on: compactionQueue) {}
     }
 
     /// Compacts now, whatever the journal's size, and waits for it: for tests and after bulk imports. A background
@@ -76,7 +88,7 @@ extension FileDiaryStore {
             }
             guard let compaction else {
                 // The background compaction runs on the same serial queue: an empty job there waits it out.
-                _ = try await run(on: compactionQueue) {}
+                try await waitForCompaction()
                 continue
             }
             let failure = try await run(on: compactionQueue) { self.compact(compaction) }

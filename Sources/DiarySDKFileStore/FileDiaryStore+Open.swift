@@ -58,68 +58,88 @@ extension FileDiaryStore {
             throw DiaryError(.storageCorrupted, "the store at \(directory) has no snapshot file")
         }
         report.generation = generation
-        let snapshotName = StoreFiles.snapshotName(generation)
-        guard let snapshotData = try io.readFile(directory + "/" + snapshotName) else {
-            throw DiaryError(.storageCorrupted, "the snapshot \(snapshotName) disappeared while opening")
+        let snapshotPath = directory + "/" + StoreFiles.snapshotName(generation)
+        guard let snapshotData = try io.readFile(snapshotPath) else {
+            throw DiaryError(.storageCorrupted, "the snapshot \(snapshotPath) disappeared while opening")
         }
         var database = DiaryDatabase()
-        try SnapshotFormat.decode(snapshotData, file: directory + "/" + snapshotName) { records in
-            database.put(contentsOf: records)
-        }
+        let snapshot = try SnapshotFormat.decode(snapshotData, file: snapshotPath) { database.put(contentsOf: $0) }
 
-        let journals = generations.journals.filter { $0 >= generation }.sorted()
-        if let first = journals.first, first != generation {
-            throw DiaryError(.storageCorrupted, "the store at \(directory) is missing \(StoreFiles.journalName(generation))")
-        }
-        for (index, journal) in journals.enumerated() where journal != generation + index {
-            throw DiaryError(.storageCorrupted, "the store at \(directory) is missing \(StoreFiles.journalName(journal - 1))")
-        }
-        let lastGeneration = journals.last ?? generation
-        if journals.isEmpty { try io.createEmptyFile(directory + "/" + StoreFiles.journalName(generation)) }
-        var sequence: UInt64 = 0
-        var lastLength = 0
-        let decoder = JSONDecoder.diary()
+        let marker = try CloseMarker.read(in: directory, io: io)
+        let journals = try expectedJournals(
+            generations.journals, after: generation, marker: marker, directory: directory)
+        var replay = JournalReplay(after: snapshot.sequence, of: snapshotPath)
+        var last = JournalFormat.Scan()
         for journal in journals {
             let path = directory + "/" + StoreFiles.journalName(journal)
-            let data = try io.readFile(path) ?? Data()
-            let scan = try JournalFormat.scan(data, file: path, allowTornTail: journal == lastGeneration)
-            for (payload, offset) in zip(scan.payloads, scan.offsets) {
-                let transaction: JournalTransaction
-                do {
-                    transaction = try decoder.decode(JournalTransaction.self, from: payload)
-                } catch {
-                    throw DiaryError(
-                        .storageCorrupted, "the journal \(path) has an unreadable record at byte offset \(offset)",
-                        underlying: error)
-                }
-                transaction.apply(to: &database)
-                sequence = max(sequence, transaction.sequence)
-                report.replayedTransactions += 1
+            guard let data = try io.readFile(path) else {
+                throw DiaryError(.storageCorrupted, "the journal \(path) disappeared while opening")
             }
-            if scan.tornBytes > 0 {
-                report.recoveredTornTail = true
-                report.tornJournalFile = path
-                report.discardedBytes = scan.tornBytes
-            }
-            lastLength = scan.validLength
+            last = try replay.replay(
+                data, path: path, generation: journal, isLast: journal == journals.last, into: &database)
+        }
+        let lastGeneration = journals[journals.count - 1]
+        let journalPath = directory + "/" + StoreFiles.journalName(lastGeneration)
+        let sequence = replay.sequence ?? 0
+        report.replayedTransactions = replay.replayed
+        // Records the last clean close saw acknowledged but the journals no longer hold were lost from the end.
+        let lost = marker.map { $0.sequence > sequence ? Int($0.sequence - sequence) : 0 } ?? 0
+        report.droppedAcknowledgedRecords = lost
+        report.droppedRecords = max(lost, last.tornBytes > 0 ? 1 : 0)
+        if last.tornBytes > 0 {
+            report.recoveredTornTail = true
+            report.tornJournalFile = journalPath
+            report.discardedBytes = last.tornBytes
         }
 
-        let journalPath = directory + "/" + StoreFiles.journalName(lastGeneration)
         let descriptor = try io.openFile(journalPath, create: false)
         do {
             if report.recoveredTornTail {
-                try io.truncate(descriptor, to: lastLength, path: journalPath)
+                try io.truncate(descriptor, to: last.validLength, path: journalPath)
                 try io.sync(descriptor, path: journalPath)
             }
+            // The loss is reported once; from now on the store's known end is what it holds.
+            if lost > 0 { try CloseMarker(generation: lastGeneration, sequence: sequence).write(in: directory, io: io) }
             try removeGenerations(below: generation, in: directory, names: names, io: io)
-            report.removedOrphanAttachments = try removeOrphanAttachments(in: directory, database: database, io: io)
+            // Only a store that holds every acknowledged record may judge which attachment files are orphans: a lost
+            // record may be the row of a file that is still wanted.
+            if report.isClean {
+                report.removedOrphanAttachments = try removeOrphanAttachments(in: directory, database: database, io: io)
+            }
         } catch {
             io.close(descriptor)
             throw error
         }
-        let journal = Journal(generation: lastGeneration, path: journalPath, descriptor: descriptor, length: lastLength)
+        let journal = Journal(
+            generation: lastGeneration, path: journalPath, descriptor: descriptor, length: last.validLength)
         let state = State(database: database, journal: journal, sequence: sequence, snapshotBytes: snapshotData.count)
         return (state, report)
+    }
+
+    /// The journals to replay after snapshot `generation`: `generation`, `generation + 1`, … without a gap. Snapshot
+    /// `g` is only ever written after journal `g` exists, and the last clean close names the journal it ended in, so
+    /// a journal either of them expects and that is missing is corruption, never something to recreate empty.
+    /// - Throws: ``DiaryError`` `.storageCorrupted` naming the missing journal.
+    private static func expectedJournals(
+        _ present: Set<Int>, after generation: Int, marker: CloseMarker?, directory: String
+    ) throws -> [Int] {
+        let journals = present.filter { $0 >= generation }.sorted()
+        func missing(_ journal: Int, _ why: String) -> DiaryError {
+            DiaryError(
+                .storageCorrupted,
+                "the store at \(directory) is missing \(StoreFiles.journalName(journal)), which \(why) expects; "
+                    + "nothing was changed")
+        }
+        guard journals.first == generation else {
+            throw missing(generation, StoreFiles.snapshotName(generation))
+        }
+        for (index, journal) in journals.enumerated() where journal != generation + index {
+            throw missing(generation + index, StoreFiles.journalName(journal))
+        }
+        if let marker, marker.generation > journals[journals.count - 1] {
+            throw missing(marker.generation, "the last clean close (\(StoreFiles.closeMarker))")
+        }
+        return journals
     }
 
     /// Whether a file is an unfinished write: this store's `*.tmp` files, and the `.dat.nosync*` files that
@@ -128,18 +148,30 @@ extension FileDiaryStore {
         name.hasSuffix(".tmp") || name.hasPrefix(".dat.nosync")
     }
 
-    /// Starts a new store: the header, an empty snapshot and an empty journal of generation 1.
+    /// Starts a new store: an empty journal 1 (its start record), then an empty snapshot 1, then the header, so that
+    /// no snapshot is ever without its journal. A directory left by a creation that a crash interrupted (nothing but
+    /// those empty files, no header) is created again.
     private static func create(in directory: String, io: any FileIO) throws -> StoreHeader {
         let names = try io.listDirectory(directory)
         let generations = StoreFiles.generations(in: names)
-        guard generations.snapshots.isEmpty, generations.journals.isEmpty, !names.contains("records.json") else {
+        let journalPath = directory + "/" + StoreFiles.journalName(1)
+        let snapshotPath = directory + "/" + StoreFiles.snapshotName(1)
+        let journal = try JournalFormat.newJournal(generation: 1, after: 0)
+        let snapshot = try SnapshotFormat.encode([], generation: 1, sequence: 0)
+        let existingJournal = try io.readFile(journalPath)
+        let existingSnapshot = try io.readFile(snapshotPath)
+        let onlyCreationFiles =
+            generations.snapshots.isSubset(of: [1]) && generations.journals.isSubset(of: [1])
+            && !names.contains("records.json") && (existingJournal ?? journal) == journal
+            && (existingSnapshot ?? snapshot) == snapshot
+        guard onlyCreationFiles else {
             throw DiaryError(.storageCorrupted, "the store at \(directory) has data files but no \(StoreFiles.header)")
         }
         let header = StoreHeader(
             format: StoreHeader.formatName, schemaVersion: FileStoreSchema.currentVersion, migrations: [])
+        try io.writeAtomically(journal, to: journalPath)
+        try io.writeAtomically(snapshot, to: snapshotPath)
         try FileStoreSchema.writeHeader(header, in: directory, io: io)
-        try io.writeAtomically(try SnapshotFormat.encode([], generation: 1), to: directory + "/" + StoreFiles.snapshotName(1))
-        try io.createEmptyFile(directory + "/" + StoreFiles.journalName(1))
         return header
     }
 

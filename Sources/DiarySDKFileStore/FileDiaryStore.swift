@@ -202,20 +202,31 @@ final class FileDiaryStore: DiaryStore {
         }.value
     }
 
-    /// Closes the store: waits for running writes and compaction, closes the journal, releases the lock and ends
-    /// every change stream.
+    /// Closes the store: waits for running writes and compaction, records the last sequence in `closed.json` (see
+    /// ``CloseMarker``), closes the journal, releases the lock and ends every change stream.
+    /// - Throws: ``DiaryError`` `.unavailable` when the store is already closed, or when the close marker could not be
+    ///   written (the store is closed all the same; the next open then cannot tell lost records at the end of the
+    ///   journal from writes that never happened).
     func close() async throws {
-        let descriptor: Int32 = try await run(on: fileQueue) {
+        let (descriptor, marker): (Int32, CloseMarker) = try await run(on: fileQueue) {
             try self.state.withLock { state in
                 guard !state.isClosed else { throw self.closedError }
                 state.isClosed = true
-                return state.journal.descriptor
+                let marker = CloseMarker(generation: state.journal.generation, sequence: state.sequence)
+                return (state.journal.descriptor, marker)
             }
         }
-        _ = try await run(on: compactionQueue) {}
+        try await waitForCompaction()
+        var failure: (any Error)?
+        do {
+            try marker.write(in: directory, io: io)
+        } catch {
+            failure = error
+        }
         io.close(descriptor)
         io.close(lockDescriptor)
         hub.finish()
+        if let failure { throw (failure as? FileIOError)?.diaryError ?? failure }
     }
 }
 

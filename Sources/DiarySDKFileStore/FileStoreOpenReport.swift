@@ -4,8 +4,11 @@
 ///
 /// ```swift
 /// let backend = try FileStoreBackend(configuration: .init(directory: url))
-/// if backend.openReport.recoveredTornTail {
-///     logger.notice("recovered from an interrupted write: \(backend.openReport.discardedBytes) bytes dropped")
+/// let report = backend.openReport
+/// if !report.isClean {
+///     logger.error("the diary store lost \(report.droppedAcknowledgedRecords) saved changes; offer a restore")
+/// } else if report.recoveredTornTail {
+///     logger.notice("recovered from an interrupted write: \(report.discardedBytes) bytes dropped")
 /// }
 /// ```
 public struct FileStoreOpenReport: Sendable, Hashable {
@@ -36,14 +39,28 @@ public struct FileStoreOpenReport: Sendable, Hashable {
     public var generation = 0
     /// How many journal records (committed transactions) were replayed on top of the snapshot.
     public var replayedTransactions = 0
-    /// Whether the journal ended in a record torn by a crash mid-append; that write never returned, and it was cut off.
+    /// Whether the last journal ended in damaged bytes (a record torn by a crash mid-append, or a cut), which were
+    /// cut off. See ``droppedRecords`` and ``droppedAcknowledgedRecords`` for what that lost.
     public var recoveredTornTail = false
     /// The journal file whose torn tail was cut off, if any.
     public var tornJournalFile: String?
     /// How many bytes the torn tail held.
     public var discardedBytes = 0
-    /// How many attachment files no row referred to (uploads a crash interrupted) and were removed.
+    /// How many records the end of the last journal is known to have lost: the torn record, if any, plus every record
+    /// after the last intact one up to the last sequence the store knows was durable (recorded by the last clean
+    /// close, the newest snapshot or the start of the next journal).
+    public var droppedRecords = 0
+    /// How many of ``droppedRecords`` had been acknowledged to a caller (their write had returned). Zero after a
+    /// crash that tore only the final append; more than zero means acknowledged writes were lost (a damaged or
+    /// truncated journal), and ``removedOrphanAttachments`` is then zero because the clean-up did not run.
+    public var droppedAcknowledgedRecords = 0
+    /// How many attachment files no row referred to (uploads a crash interrupted) and were removed. Only a store that
+    /// opened without losing acknowledged records is swept.
     public var removedOrphanAttachments = 0
+
+    /// Whether opening found every acknowledged record: nothing was lost beyond, at most, one torn final record that
+    /// no caller had been told was written.
+    public var isClean: Bool { droppedAcknowledgedRecords == 0 }
 
     /// Creates an empty report.
     public init() {}

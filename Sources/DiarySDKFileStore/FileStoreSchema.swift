@@ -19,13 +19,16 @@ struct StoreHeader: Codable, Equatable {
 
 /// The schema versions of the file store and the ordered steps that bring an older store up to date.
 ///
-/// Version 1 kept every row in one `records.json` array, rewritten whole on each save. Version 2 (current) keeps
-/// checksummed snapshots and a write-ahead journal. Each step leaves the files it replaces beside the new ones
-/// (renamed, never deleted), then records itself in `store.json`, so nothing is ever lost to a migration and a step
-/// interrupted by a crash simply runs again.
+/// Version 1 kept every row in one `records.json` array, rewritten whole on each save. Version 2 kept checksummed
+/// snapshots and a write-ahead journal. Version 3 (current) is version 2 with sequences checked end to end: snapshots
+/// record the sequence they include, each journal starts with a start record, and a clean close writes
+/// `closed.json`. Each step leaves the files it replaces beside the new ones (renamed, never deleted), then records
+/// itself in `store.json`. A step that a crash interrupted runs again over its own output; a step whose
+/// preconditions do not hold (files it did not write, such as a journal with records, under a `store.json` restored
+/// from an older backup) refuses with `.storageCorrupted` and changes nothing.
 enum FileStoreSchema {
     /// The version this code writes.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// One step from version `from` to `from + 1`.
     struct Step: Sendable {
@@ -34,7 +37,12 @@ enum FileStoreSchema {
     }
 
     /// Every step, in order.
-    static let steps: [Step] = [Step(from: 1, run: migrateSingleFileToJournal)]
+    static let steps: [Step] = [
+        Step(from: 1, run: migrateSingleFileToJournal),
+        // Version 2 files are read as they are: a snapshot without a sequence starts the check at the first journal
+        // record, and a journal without a start record is checked from its first record.
+        Step(from: 2, run: { _, _ in }),
+    ]
 
     /// Reads `store.json`, or `nil` for a directory that holds no store yet.
     static func readHeader(in directory: String, io: any FileIO) throws -> StoreHeader? {
@@ -95,6 +103,12 @@ enum FileStoreSchema {
 
     /// Version 1 → 2: the single `records.json` array becomes snapshot generation 1 with an empty journal; the old
     /// file is kept as `records.v1.json`.
+    ///
+    /// The step writes only `journal-1.log` and `snapshot-1.json`, and only over nothing or over its own output (an
+    /// empty journal, a snapshot of the same rows), so running it again after a crash is safe and running it over a
+    /// store that has moved on since is refused.
+    /// - Throws: ``DiaryError`` `.storageCorrupted` when `records.json` is missing or unreadable, or when the
+    ///   directory holds snapshot or journal files the step did not write (nothing is changed then).
     @Sendable static func migrateSingleFileToJournal(directory: String, io: any FileIO) throws {
         let oldPath = directory + "/records.json"
         let keptPath = directory + "/records.v1.json"
@@ -107,12 +121,46 @@ enum FileStoreSchema {
         } catch {
             throw DiaryError(.storageCorrupted, "\(oldPath) (schema 1) does not decode", underlying: error)
         }
-        let snapshot = try SnapshotFormat.encode(records.map(\.record), generation: 1)
-        try io.writeAtomically(snapshot, to: directory + "/" + StoreFiles.snapshotName(1))
-        try io.createEmptyFile(directory + "/" + StoreFiles.journalName(1))
+        var database = DiaryDatabase()
+        database.put(contentsOf: records.map(\.record))
+        let journalPath = directory + "/" + StoreFiles.journalName(1)
+        let snapshotPath = directory + "/" + StoreFiles.snapshotName(1)
+        let journal = try JournalFormat.newJournal(generation: 1, after: 0)
+        let existingJournal = try io.readFile(journalPath)
+        let existingSnapshot = try io.readFile(snapshotPath)
+        let ownSnapshot = try existingSnapshot.map { try SnapshotFormat.decode($0, file: snapshotPath) }
+        try checkOwnOutput(
+            in: directory, io: io, journal: existingJournal.map { $0.isEmpty || $0 == journal } ?? true,
+            snapshot: ownSnapshot ?? database.allRecords, expected: database.allRecords)
+        // The journal first: a snapshot is never without its journal.
+        if existingJournal == nil { try io.writeAtomically(journal, to: journalPath) }
+        if existingSnapshot == nil {
+            try io.writeAtomically(
+                try SnapshotFormat.encode(database.allRecords, generation: 1, sequence: 0), to: snapshotPath)
+        }
         if try io.readFile(oldPath) != nil {
             try io.rename(oldPath, to: keptPath)
             try io.syncDirectory(directory)
+        }
+    }
+
+    /// Refuses to migrate a version 1 store over files the migration did not write.
+    private static func checkOwnOutput(
+        in directory: String, io: any FileIO, journal journalIsOwn: Bool, snapshot: [StoreRecord],
+        expected: [StoreRecord]
+    ) throws {
+        let generations = StoreFiles.generations(in: try io.listDirectory(directory))
+        var foreign = generations.snapshots.subtracting([1]).sorted().map(StoreFiles.snapshotName)
+            + generations.journals.subtracting([1]).sorted().map(StoreFiles.journalName)
+        if !journalIsOwn { foreign.insert(StoreFiles.journalName(1), at: 0) }
+        if snapshot != expected { foreign.insert(StoreFiles.snapshotName(1), at: 0) }
+        guard foreign.isEmpty else {
+            throw DiaryError(
+                .storageCorrupted,
+                "the store at \(directory) says schema 1 in store.json but already holds "
+                    + foreign.joined(separator: ", ")
+                    + ", written after a migration; migrating again would overwrite them, so nothing was changed "
+                    + "(restore the store.json that belongs with these files)")
         }
     }
 }

@@ -21,6 +21,15 @@ enum JournalFormat {
         return record
     }
 
+    /// A new journal's bytes: its framed start record (see ``JournalTransaction/init(opening:after:)``).
+    static func newJournal(generation: Int, after sequence: UInt64) throws -> Data {
+        do {
+            return frame(try JSONEncoder.diary().encode(JournalTransaction(opening: generation, after: sequence)))
+        } catch {
+            throw DiaryError(.server, "the start record of journal \(generation) could not be encoded", underlying: error)
+        }
+    }
+
     /// What reading a journal found.
     struct Scan {
         /// Every intact record's payload, in order.

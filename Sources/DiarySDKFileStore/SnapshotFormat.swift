@@ -30,6 +30,9 @@ enum SnapshotFormat {
         var schemaVersion: Int
         var generation: Int
         var recordCount: Int
+        /// The sequence of the last journal record the snapshot includes: the next journal's records start after
+        /// it. Absent in snapshots written before schema 3.
+        var sequence: UInt64?
         /// The body's length in bytes, from the byte after the header's newline to the end of the file.
         var bodyLength: Int
         /// CRC-32 of the body's bytes outside every section, in order.
@@ -37,8 +40,10 @@ enum SnapshotFormat {
         var sections: [Section]
     }
 
-    /// Encodes records (in ``DiaryDatabase/allRecords`` order: grouped by kind) as a snapshot file.
-    static func encode(_ records: [StoreRecord], generation: Int) throws -> Data {
+    /// Encodes records (in ``DiaryDatabase/allRecords`` order: grouped by kind) as a snapshot file that includes
+    /// every journal record up to `sequence` (`nil` when that is not known: the store was written before schema 3
+    /// and had no record yet that said).
+    static func encode(_ records: [StoreRecord], generation: Int, sequence: UInt64?) throws -> Data {
         let encoder = JSONEncoder.diary()
         var body = Data("[".utf8)
         body.reserveCapacity(records.count * 512)
@@ -78,7 +83,7 @@ enum SnapshotFormat {
             }
             return Header(
                 format: formatName, schemaVersion: FileStoreSchema.currentVersion, generation: generation,
-                recordCount: records.count, bodyLength: body.count, framingCRC32: hex(CRC32.checksum(of: framing)),
+                recordCount: records.count, sequence: sequence, bodyLength: body.count, framingCRC32: hex(CRC32.checksum(of: framing)),
                 sections: sections)
         }
         var shift = try encoder.encode(header(shift: 0)).count + 1
@@ -103,9 +108,11 @@ enum SnapshotFormat {
     }
 
     /// Checks and decodes a snapshot file, handing its rows to `consume` in file order, section by section.
+    /// - Returns: The snapshot's header.
     /// - Throws: ``DiaryError`` `.storageCorrupted` naming the file and the byte offset of the damage. Rows may have
     ///   been consumed before the damage was found; the caller discards them.
-    static func decode(_ data: Data, file: String, consume: ([StoreRecord]) -> Void) throws {
+    @discardableResult
+    static func decode(_ data: Data, file: String, consume: ([StoreRecord]) -> Void) throws -> Header {
         let data = data.startIndex == 0 ? data : Data(data)
         @Sendable func corrupted(_ offset: Int, _ what: String, _ error: (any Error)? = nil) -> DiaryError {
             DiaryError(
@@ -167,6 +174,7 @@ enum SnapshotFormat {
         guard total == header.recordCount else {
             throw corrupted(bodyStart, "\(total) rows; the header says \(header.recordCount)")
         }
+        return header
     }
 
     private static func decodeSection(

@@ -6,6 +6,7 @@ enum StoreFiles {
     static let lock = "LOCK"
     static let attachments = "attachments"
     static let session = "session.json"
+    static let closeMarker = "closed.json"
 
     static func snapshotName(_ generation: Int) -> String { "snapshot-\(generation).json" }
     static func journalName(_ generation: Int) -> String { "journal-\(generation).log" }

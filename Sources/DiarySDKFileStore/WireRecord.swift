@@ -67,7 +67,12 @@ struct WireRecord: Codable, Sendable {
 /// One journal record: a committed transaction's changes, in order.
 ///
 /// `{"sequence": 7, "changes": [{"put": {"diary": {...}}}, {"delete": {"diary": {"_0": "…"}}}]}`: a put carries
-/// the row as it is after the transaction, a delete the key of the removed row.
+/// the row as it is after the transaction, a delete the key of the removed row. Sequences run on by one from record
+/// to record and from journal to journal.
+///
+/// The first record of a journal written since schema 3 is its start record, `{"changes": [], "opensJournal": 4,
+/// "sequence": 41}`: it changes nothing and says that the journals before it ended at sequence 41, so records lost
+/// from the end of an older journal are found even when the newer one holds nothing else yet.
 struct JournalTransaction: Codable, Sendable {
     struct Change: Codable, Sendable {
         var put: WireRecord?
@@ -76,6 +81,8 @@ struct JournalTransaction: Codable, Sendable {
 
     var sequence: UInt64
     var changes: [Change]
+    /// Set on a start record only: the generation of the journal it opens.
+    var opensJournal: Int?
 
     init(sequence: UInt64, mutations: [StoreMutation]) {
         self.sequence = sequence
@@ -84,6 +91,13 @@ struct JournalTransaction: Codable, Sendable {
             if let before = mutation.before { return Change(put: nil, delete: before.key) }
             return nil
         }
+    }
+
+    /// The start record of journal `generation`, written after the transaction with sequence `sequence`.
+    init(opening generation: Int, after sequence: UInt64) {
+        self.sequence = sequence
+        self.changes = []
+        self.opensJournal = generation
     }
 
     /// Applies the changes to a database, as when the transaction first ran.

@@ -36,6 +36,9 @@ struct CrashTests {
             })
             let missing = acknowledged.subtracting(stored)
             #expect(missing.isEmpty, "lost acknowledged writes: \(missing.sorted().prefix(5))")
+            // A kill tears at most the final, unacknowledged append: nothing acknowledged is reported lost.
+            #expect(backend.openReport.isClean, "\(backend.openReport)")
+            #expect(backend.openReport.droppedRecords <= 1)
             generations.insert(backend.openReport.generation)
             log.append("\(lines.count - 1)@g\(backend.openReport.generation)")
             if backend.openReport.recoveredTornTail { tornTails += 1 }

@@ -48,11 +48,12 @@ struct FormatTests {
                     title: "\(index)", body: "body", createdAt: user.createdAt, updatedAt: user.createdAt))
         }
         let records = [StoreRecord.user(user)] + entries
-        let data = try SnapshotFormat.encode(records, generation: 7)
+        let data = try SnapshotFormat.encode(records, generation: 7, sequence: 41)
         #expect(try SnapshotFormat.decode(data, file: "snapshot-7.json") == records)
 
         let newline = try #require(data.firstIndex(of: 0x0A))
         let header = try JSONDecoder().decode(SnapshotFormat.Header.self, from: data[..<newline])
+        #expect(header.sequence == 41)
         #expect(header.sections.map(\.kind) == ["user", "diary", "diary"])
         #expect(header.sections.map(\.count) == [1, SnapshotFormat.sectionSize, 10])
         let body = try JSONSerialization.jsonObject(with: data[(newline + 1)...]) as? [[String: Any]]
@@ -77,7 +78,7 @@ struct FormatTests {
         func snapshot(_ notifications: Set<NotificationKind>) throws -> Data {
             let user = User(
                 id: id, nickname: "alice", createdAt: created, settings: UserSettings(notifications: notifications))
-            return try SnapshotFormat.encode([.user(user)], generation: 1)
+            return try SnapshotFormat.encode([.user(user)], generation: 1, sequence: 0)
         }
         #expect(try snapshot(forward) == snapshot(backward))
 

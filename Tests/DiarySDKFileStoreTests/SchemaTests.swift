@@ -39,7 +39,7 @@ struct SchemaTests {
         let clock = ManualClock(created.addingTimeInterval(86_400))
         let backend = try directory.open(clock: clock)
         #expect(backend.openReport.foundSchemaVersion == 1)
-        #expect(backend.openReport.migrations == [FileStoreOpenReport.Migration(from: 1, to: 2)])
+        #expect(backend.openReport.migrations == [.init(from: 1, to: 2), .init(from: 2, to: 3)])
         #expect(backend.allRecords == [.user(user), .diary(diary)])
         #expect(try await backend.repositories(signedInAs: user.id).diaries.entry(diary.id).body == "written by version 1")
         try await backend.close()
@@ -49,12 +49,106 @@ struct SchemaTests {
         #expect(!names.contains("records.json"))
         let header = try JSONDecoder.diary().decode(StoreHeader.self, from: Data(contentsOf: directory.file("store.json")))
         #expect(header.schemaVersion == FileStoreSchema.currentVersion)
-        #expect(header.migrations == [.init(from: 1, to: 2, appliedAt: clock.now())])
+        #expect(header.migrations == [
+            .init(from: 1, to: 2, appliedAt: clock.now()), .init(from: 2, to: 3, appliedAt: clock.now()),
+        ])
 
         let reopened = try directory.open()
         #expect(reopened.openReport.migrations.isEmpty)
-        #expect(reopened.openReport.foundSchemaVersion == 2)
+        #expect(reopened.openReport.foundSchemaVersion == FileStoreSchema.currentVersion)
         #expect(reopened.allRecords == [.user(user), .diary(diary)])
+        try await reopened.close()
+    }
+
+    /// A version 1 store, migrated, then written to.
+    private func migratedStoreWithWrites(_ label: String) async throws -> (TestDirectory, Data, [StoreRecord]) {
+        let directory = TestDirectory(label)
+        let created = Date(timeIntervalSince1970: 1_767_225_600)
+        let user = User(id: User.ID(UUID()), nickname: "alice", email: "alice@example.com", createdAt: created)
+        let versionOne = Data(#"{"format":"diarysdk-file-store","migrations":[],"schemaVersion":1}"#.utf8)
+        try versionOne.write(to: directory.file("store.json"))
+        try JSONEncoder.diary().encode([WireRecord(.user(user))]).write(to: directory.file("records.json"))
+        let backend = try directory.open(clock: ManualClock(created))
+        let sdk = backend.repositories(signedInAs: user.id)
+        for index in 0..<5 { _ = try await sdk.diaries.write(DiaryDraft(body: "after the migration \(index)")) }
+        let records = backend.allRecords
+        try await backend.close()
+        return (directory, versionOne, records)
+    }
+
+    /// A `store.json` restored from a backup that still says schema 1, over a store that was migrated and written
+    /// to since: the migration would overwrite data it did not write, so it refuses and touches nothing.
+    @Test func aMigrationRefusesToRunOverDataItDidNotWrite() async throws {
+        let (directory, versionOne, records) = try await migratedStoreWithWrites("rerun")
+        defer { directory.remove() }
+        try versionOne.write(to: directory.file("store.json"))
+        let before = try directory.contents()
+
+        let error = try #require(openError(directory))
+        #expect(error.code == .storageCorrupted)
+        #expect(error.message.contains("schema 1"))
+        #expect(error.message.contains("journal-1.log"))
+        #expect(try directory.contents() == before)
+
+        // Putting back the right header opens the store with every row.
+        let header = StoreHeader(
+            format: StoreHeader.formatName, schemaVersion: FileStoreSchema.currentVersion, migrations: [])
+        try FileStoreSchema.writeHeader(header, in: directory.path, io: POSIXFileIO())
+        let reopened = try directory.open()
+        #expect(reopened.allRecords == records)
+        try await reopened.close()
+    }
+
+    /// A crash after the step wrote its files but before `store.json` recorded it: the step runs again over its
+    /// own output, which is allowed.
+    @Test func aMigrationInterruptedBeforeItsHeaderWasWrittenRunsAgain() async throws {
+        let directory = TestDirectory("interrupted-migration")
+        defer { directory.remove() }
+        let created = Date(timeIntervalSince1970: 1_767_225_600)
+        let user = User(id: User.ID(UUID()), nickname: "alice", email: "alice@example.com", createdAt: created)
+        try Data(#"{"format":"diarysdk-file-store","migrations":[],"schemaVersion":1}"#.utf8)
+            .write(to: directory.file("store.json"))
+        try JSONEncoder.diary().encode([WireRecord(.user(user))]).write(to: directory.file("records.json"))
+        try FileStoreSchema.migrateSingleFileToJournal(directory: directory.path, io: POSIXFileIO())
+
+        let backend = try directory.open()
+        #expect(backend.openReport.migrations.first == FileStoreOpenReport.Migration(from: 1, to: 2))
+        #expect(backend.allRecords == [.user(user)])
+        try await backend.close()
+    }
+
+    /// A store written by the previous release (schema 2: snapshots without a sequence, journals without a start
+    /// record, no clean-close marker), kept as a fixture: it opens, migrates and keeps every row and attachment.
+    @Test func aStoreWrittenByThePreviousReleaseOpens() async throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/store-schema2")
+        let directory = TestDirectory("previous-release")
+        defer { directory.remove() }
+        try FileManager.default.removeItem(at: directory.url)
+        try FileManager.default.copyItem(at: fixture, to: directory.url)
+
+        let backend = try directory.open()
+        #expect(backend.openReport.foundSchemaVersion == 2)
+        #expect(backend.openReport.migrations == [.init(from: 2, to: 3)])
+        #expect(backend.openReport.generation == 2)
+        #expect(backend.openReport.replayedTransactions == 3)
+        #expect(backend.openReport.isClean)
+        #expect(backend.openReport.removedOrphanAttachments == 0)
+        let bodies = backend.allRecords.compactMap { if case .diary(let diary) = $0 { diary.body } else { nil } }
+        #expect(bodies.sorted() == [
+            "after compaction 1", "after compaction 2", "after compaction 3", "before compaction 1",
+            "before compaction 2",
+        ])
+        let attachments = try FileManager.default.contentsOfDirectory(atPath: directory.file("attachments").path)
+        #expect(attachments.count == 1)
+        let (_, sdk) = try await backend.signUp("bob")
+        _ = try await sdk.diaries.write(DiaryDraft(body: "written by this version"))
+        let records = backend.allRecords
+        try await backend.close()
+
+        let reopened = try directory.open()
+        #expect(reopened.allRecords == records)
+        #expect(reopened.openReport.isClean)
         try await reopened.close()
     }
 }

@@ -61,6 +61,11 @@ extension FileStoreBackend {
         store.state.withLock { $0.database.allRecords }
     }
 
+    /// The ids of every stored user.
+    var allUserIDs: [User.ID] {
+        allRecords.compactMap { if case .user(let user) = $0 { user.id } else { nil } }
+    }
+
     /// Signs up a user with cheap defaults and returns repositories acting as them.
     func signUp(_ nickname: String) async throws -> (User, DiaryRepositories) {
         let user = try await engine(actingAs: nil).createAccount(
