@@ -10,6 +10,17 @@ extension FileDiaryStore {
         /// The sequence of the last record before journal `generation`; `nil` when unknown (see
         /// ``SnapshotFormat/encode(_:generation:sequence:)``).
         var sequence: UInt64?
+        /// Whether this retries a compaction whose snapshot could not be written.
+        var isRetry = false
+    }
+
+    /// A compaction whose snapshot could not be written, kept to be retried: until it succeeds no further journal is
+    /// started, so the store never holds more than two journals.
+    struct PendingCompaction {
+        var compaction: Compaction
+        /// The length the current journal must reach before the next attempt: one threshold further on, so the
+        /// re-encoding a retry costs stays spread over the writes as for any compaction.
+        var retryAtLength: Int
     }
 
     /// The journal size that triggers a compaction: the larger of the configured minimum and the last snapshot's
@@ -19,11 +30,18 @@ extension FileDiaryStore {
         max(minimumCompactionBytes, state.snapshotBytes)
     }
 
-    /// When the journal has outgrown its threshold: starts journal generation `n + 1` (its start record written and
-    /// made durable first, so every later write lands in it) and hands a copy of the database, as of the end of
-    /// journal `n`, to the background compaction. Called under the lock, after a successful write.
+    /// When the journal has outgrown its threshold: retries a pending compaction if there is one, else starts
+    /// journal generation `n + 1` (its start record written and made durable first, so every later write lands in
+    /// it) and hands a copy of the database, as of the end of journal `n`, to the background compaction. Called
+    /// under the lock, after a successful write.
     func startCompactionIfDue(_ state: inout State, force: Bool = false) -> Compaction? {
-        guard !state.isCompacting, force || state.journal.length >= compactionThreshold(state) else { return nil }
+        guard !state.isCompacting else { return nil }
+        if let pending = state.pendingCompaction {
+            guard force || state.journal.length >= pending.retryAtLength else { return nil }
+            state.isCompacting = true
+            return pending.compaction
+        }
+        guard force || state.journal.length >= compactionThreshold(state) else { return nil }
         let next = state.journal.generation + 1
         let path = directory + "/" + StoreFiles.journalName(next)
         let descriptor: Int32
@@ -35,6 +53,7 @@ extension FileDiaryStore {
         } catch {
             // Not fatal: the current journal keeps growing and the next write tries again.
             try? io.removeFile(path)
+            recordCompactionFailure(error, in: &state)
             return nil
         }
         io.close(state.journal.descriptor)
@@ -44,8 +63,10 @@ extension FileDiaryStore {
     }
 
     /// Writes snapshot `n + 1` (temporary file, `fsync`, rename, `fsync` of the directory), then removes the older
-    /// generations. Runs on the compaction queue, off the write path. On failure nothing is removed: the older
-    /// snapshot and both journals still describe the store, and the next threshold tries again.
+    /// generations. Runs on the compaction queue, off the write path. When the snapshot cannot be written nothing is
+    /// removed (the older snapshot and both journals still describe the store), the failure is recorded in
+    /// ``FileStoreBackend/compactionStatus``, and the same snapshot is retried once the journal has grown by another
+    /// threshold.
     /// - Returns: The failure, if the snapshot could not be written or the older generations removed.
     func compact(_ compaction: Compaction) -> (any Error)? {
         var written: Int?
@@ -62,9 +83,30 @@ extension FileDiaryStore {
         }
         state.withLock { state in
             state.isCompacting = false
-            if let written { state.snapshotBytes = written }
+            if let written {
+                state.snapshotBytes = written
+                state.pendingCompaction = nil
+            } else {
+                state.pendingCompaction = PendingCompaction(
+                    compaction: Compaction(
+                        generation: compaction.generation, database: compaction.database,
+                        sequence: compaction.sequence, isRetry: true),
+                    retryAtLength: state.journal.length + compactionThreshold(state))
+            }
+            if let failure {
+                recordCompactionFailure(failure, in: &state)
+            } else {
+                state.compactionStatus = FileStoreCompactionStatus()
+            }
         }
         return failure
+    }
+
+    private func recordCompactionFailure(_ error: any Error, in state: inout State) {
+        state.compactionStatus.consecutiveFailures += 1
+        state.compactionStatus.lastFailure =
+            (error as? FileIOError)?.diaryError ?? (error as? DiaryError)
+            ?? DiaryError(.unavailable, "the store at \(directory) could not be compacted", underlying: error)
     }
 
     /// Waits for a background compaction in progress, if any.
@@ -73,7 +115,8 @@ extension FileDiaryStore {
     }
 
     /// Compacts now, whatever the journal's size, and waits for it: for tests and after bulk imports. A background
-    /// compaction already running is waited for first, then a new one covers everything written since.
+    /// compaction already running is waited for first, a pending one is retried, then a new one covers everything
+    /// written since.
     func compactNow() async throws {
         while true {
             let compaction: Compaction? = try await run(on: fileQueue) {
@@ -81,7 +124,8 @@ extension FileDiaryStore {
                     guard !state.isClosed else { throw self.closedError }
                     guard !state.isCompacting else { return nil }
                     guard let compaction = self.startCompactionIfDue(&state, force: true) else {
-                        throw DiaryError(.unavailable, "the store at \(self.directory) could not start a new journal")
+                        throw state.compactionStatus.lastFailure
+                            ?? DiaryError(.unavailable, "the store at \(self.directory) could not start a new journal")
                     }
                     return compaction
                 }
@@ -96,7 +140,7 @@ extension FileDiaryStore {
                 throw (failure as? FileIOError)?.diaryError
                     ?? DiaryError(.unavailable, "the store at \(directory) could not be compacted", underlying: failure)
             }
-            return
+            if !compaction.isRetry { return }
         }
     }
 }

@@ -70,7 +70,15 @@ extension FileDiaryStore {
             generations.journals, after: generation, marker: marker, directory: directory)
         var replay = JournalReplay(after: snapshot.sequence, of: snapshotPath)
         var last = JournalFormat.Scan()
+        var unfinished: Compaction?
         for journal in journals {
+            if journal == journals.last, journal > generation {
+                // Snapshot `journal` was never written (a crash, or a compaction that kept failing): the database as of
+                // the end of the journal before is what it must hold, retried on the first write (copy-on-write, so
+                // this copy costs memory only for the rows the last journal changes).
+                unfinished = Compaction(
+                    generation: journal, database: database, sequence: replay.sequence, isRetry: true)
+            }
             let path = directory + "/" + StoreFiles.journalName(journal)
             guard let data = try io.readFile(path) else {
                 throw DiaryError(.storageCorrupted, "the journal \(path) disappeared while opening")
@@ -112,7 +120,8 @@ extension FileDiaryStore {
         }
         let journal = Journal(
             generation: lastGeneration, path: journalPath, descriptor: descriptor, length: last.validLength)
-        let state = State(database: database, journal: journal, sequence: sequence, snapshotBytes: snapshotData.count)
+        var state = State(database: database, journal: journal, sequence: sequence, snapshotBytes: snapshotData.count)
+        state.pendingCompaction = unfinished.map { PendingCompaction(compaction: $0, retryAtLength: 0) }
         return (state, report)
     }
 

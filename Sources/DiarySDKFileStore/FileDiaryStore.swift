@@ -40,6 +40,8 @@ final class FileDiaryStore: DiaryStore {
             return encoder
         }()
         var isCompacting = false
+        var pendingCompaction: PendingCompaction?
+        var compactionStatus = FileStoreCompactionStatus()
         var isClosed = false
         var failure: DiaryError?
     }

@@ -83,6 +83,9 @@ public final class FileStoreBackend: Sendable {
     /// What opening found and did: a torn journal tail cut off, migrations run, orphan files removed.
     public var openReport: FileStoreOpenReport { store.report }
 
+    /// How the background compaction is doing: failures in a row and the last one's reason.
+    public var compactionStatus: FileStoreCompactionStatus { store.state.withLock { $0.compactionStatus } }
+
     /// The app's repositories: one signed-out device whose session lives in the backend's session store.
     public var repositories: DiaryRepositories {
         defaultRepositories.withLock { cached in

@@ -107,4 +107,54 @@ struct FailureTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("attachments").path).isEmpty)
         try await backend.close()
     }
+
+    /// A compaction that keeps failing (here a full disk for snapshots) must not start a new journal at every
+    /// threshold: the journals stay at two, the failure is reported to the app, and once the disk recovers the next
+    /// compaction catches up and leaves one generation.
+    @Test func aCompactionThatKeepsFailingIsReportedAndKeepsTheJournalsBounded() async throws {
+        let directory = TestDirectory("compaction-failing")
+        defer { directory.remove() }
+        let io = FailingFileIO()
+        let backend = try directory.open(minimumCompactionBytes: 2_000, io: io)
+        let (_, sdk) = try await backend.signUp("alice")
+        #expect(backend.compactionStatus.consecutiveFailures == 0)
+        io.fail(.write, on: "snapshot-", with: ENOSPC)
+        let padding = String(repeating: "padding ", count: 40)
+        for index in 0..<60 {
+            _ = try await sdk.diaries.write(DiaryDraft(body: "entry \(index) \(padding)"))
+            try await backend.store.waitForCompaction()
+        }
+        let journals = try directory.names().filter { $0.hasPrefix("journal-") }
+        #expect(journals.count <= 2, "\(journals)")
+        let status = backend.compactionStatus
+        #expect(status.consecutiveFailures >= 1)
+        #expect(status.lastFailure?.code == .unavailable)
+        #expect(status.lastFailure?.message.contains("No space left") == true)
+        #expect(status.lastFailure?.message.contains("snapshot-") == true)
+
+        // Reopened while the disk is still full: the unfinished compaction is retried, not joined by a third journal.
+        try await backend.close()
+        let reopened = try directory.open(minimumCompactionBytes: 2_000, io: io)
+        let sdkAgain = reopened.repositories(signedInAs: try #require(reopened.allUserIDs.first))
+        for index in 0..<30 {
+            _ = try await sdkAgain.diaries.write(DiaryDraft(body: "reopened \(index) \(padding)"))
+            try await reopened.store.waitForCompaction()
+        }
+        #expect(try directory.names().filter { $0.hasPrefix("journal-") }.count <= 2)
+        #expect(reopened.compactionStatus.consecutiveFailures >= 1)
+
+        io.heal()
+        for index in 0..<20 {
+            _ = try await sdkAgain.diaries.write(DiaryDraft(body: "healed \(index) \(padding)"))
+            try await reopened.store.waitForCompaction()
+        }
+        #expect(reopened.compactionStatus.consecutiveFailures == 0)
+        #expect(reopened.compactionStatus.lastFailure == nil)
+        let expected = reopened.allRecords
+        try await reopened.close()
+        let last = try directory.open()
+        #expect(last.allRecords == expected)
+        #expect(last.openReport.replayedTransactions < 20)
+        try await last.close()
+    }
 }
