@@ -90,7 +90,7 @@ extension DiaryEngine: PostRepository {
     }
 
     public func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
-        let words = search.text.split(whereSeparator: \.isWhitespace).map { Self.fold(String($0)) }
+        let words = SearchText.words(of: search.text)
         let tags = try Validation.tags(search.tags).map { $0.lowercased() }
         guard !words.isEmpty || !tags.isEmpty else {
             throw DiaryError.invalid("text", .blank, "a search needs words or tags")
@@ -106,7 +106,7 @@ extension DiaryEngine: PostRepository {
                 if let tagged, !tagged.contains(id) { return nil }
                 guard let post = db.posts[id], AccessPolicy.canSee(post, viewer: viewer, in: db) else { return nil }
                 if !words.isEmpty {
-                    let haystack = Self.fold(post.title + "\n" + post.body + "\n" + post.tags.joined(separator: " "))
+                    let haystack = SearchText.searchable(post)
                     guard words.allSatisfy(haystack.contains) else { return nil }
                 }
                 return AccessPolicy.view(of: post, viewer: viewer, in: db)
@@ -165,10 +165,5 @@ extension DiaryEngine: PostRepository {
         let post = try visiblePost(id, viewer: actor, in: db)
         guard post.authorID == actor else { throw DiaryError.forbidden("only the author may change post \(id)") }
         return post
-    }
-
-    /// Lowercased, without diacritics: what search compares.
-    static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 }
