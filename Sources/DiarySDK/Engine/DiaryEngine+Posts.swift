@@ -8,7 +8,7 @@ extension DiaryEngine: PostRepository {
         try Validation.images(draft.images)
         let now = self.now
         let id: Post.ID = newID()
-        return try await write("posts.publish") { transaction, actor in
+        return try await write("posts.publish", joining: draft) { transaction, actor in
             try Self.checkImages(draft.images, owner: actor, in: transaction.database)
             let record = PostRecord(
                 id: id, authorID: actor, isAnonymous: draft.isAnonymous, title: title, body: body, tags: tags,
@@ -22,7 +22,7 @@ extension DiaryEngine: PostRepository {
     public func share(_ diaryID: Diary.ID, isAnonymous: Bool) async throws -> Post {
         let now = self.now
         let id: Post.ID = newID()
-        return try await write("posts.share") { transaction, actor in
+        return try await write("posts.share", joining: diaryID, isAnonymous) { transaction, actor in
             let diary = try Self.ownDiary(diaryID, actor: actor, in: transaction.database)
             let title = diary.title.isEmpty ? "\(diary.day)" : diary.title
             let record = PostRecord(
@@ -38,7 +38,7 @@ extension DiaryEngine: PostRepository {
         let body = try edit.body.map { try Validation.text($0, field: "body", maximum: Validation.maximumBodyLength) }
         let tags = try edit.tags.map(Validation.tags)
         let now = self.now
-        return try await write("posts.edit") { transaction, actor in
+        return try await write("posts.edit", joining: id, edit) { transaction, actor in
             var post = try Self.ownPost(id, actor: actor, in: transaction.database)
             if let images = edit.images { try Self.checkImages(images, owner: actor, in: transaction.database) }
             let oldImages = post.images.map(\.id)
@@ -54,7 +54,7 @@ extension DiaryEngine: PostRepository {
     }
 
     public func delete(_ id: Post.ID) async throws {
-        try await write("posts.delete") { transaction, actor in
+        try await write("posts.delete", joining: id) { transaction, actor in
             _ = try Self.ownPost(id, actor: actor, in: transaction.database)
             self.deletePost(id, in: &transaction)
         }
@@ -116,7 +116,7 @@ extension DiaryEngine: PostRepository {
 
     public func like(_ id: Post.ID) async throws -> Post {
         let now = self.now
-        return try await write("posts.like") { transaction, actor in
+        return try await write("posts.like", joining: id) { transaction, actor in
             let post = try Self.visiblePost(id, viewer: actor, in: transaction.database)
             if transaction.database.likes[actor]?[id] == nil {
                 transaction.put(.like(LikeRecord(userID: actor, postID: id, createdAt: now)))
@@ -126,7 +126,7 @@ extension DiaryEngine: PostRepository {
     }
 
     public func unlike(_ id: Post.ID) async throws -> Post {
-        try await write("posts.unlike") { transaction, actor in
+        try await write("posts.unlike", joining: id) { transaction, actor in
             let post = try Self.visiblePost(id, viewer: actor, in: transaction.database)
             transaction.remove(.like(actor, id))
             return AccessPolicy.view(of: post, viewer: actor, in: transaction.database)

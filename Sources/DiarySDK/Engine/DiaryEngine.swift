@@ -36,6 +36,8 @@ public final class DiaryEngine: Sendable {
     package let environment: DiaryEnvironment
     package let configuration: Configuration
     package let principal: Principal
+    /// Writes in flight, so identical ones made at once by the same user are joined (``write(_:joining:body:)``).
+    private let writesInFlight = InFlightCalls<JoinedWrite, any Sendable>()
 
     package init(
         store: any DiaryStore, environment: DiaryEnvironment, configuration: Configuration, principal: Principal
@@ -116,6 +118,25 @@ public final class DiaryEngine: Sendable {
         }
     }
 
+    /// Writes as the signed-in user, joining an identical write still in flight: the same operation by the same
+    /// user with equal arguments (a double-tapped button) runs once, and every caller gets its result, as on
+    /// ``DiaryRepositories`` over HTTP. The same write made after the first has returned runs again.
+    /// - Parameters:
+    ///   - operation: The operation's name, as for ``write(_:_:)``.
+    ///   - arguments: Everything the caller passed that decides what the write does.
+    ///   - body: The write.
+    package func write<Result: Sendable>(
+        _ operation: String, joining arguments: any Hashable & Sendable...,
+        body: @escaping @Sendable (inout DiaryTransaction, User.ID) throws -> Result
+    ) async throws -> Result {
+        let key = JoinedWrite(operation: operation, actor: try requireUserID(), arguments: arguments)
+        let value = try await writesInFlight.run(key: key) { try await self.write(operation, body) }
+        guard let result = value as? Result else {
+            throw DiaryError(.server, "two writes named \(operation) return different types")
+        }
+        return result
+    }
+
     /// The time zone a user's days are counted in.
     package func timeZone(of userID: User.ID, in db: DiaryDatabase) -> TimeZone {
         db.users[userID]?.settings?.timeZoneIdentifier.flatMap(TimeZone.init(identifier:))
@@ -181,5 +202,19 @@ package final class SessionContext: Sendable {
     package func set(_ session: StoredSession?) async throws {
         state.withLock { $0 = session }
         try await store.save(session)
+    }
+}
+
+/// What makes two writes identical: the operation, the user and the arguments.
+private struct JoinedWrite: Hashable, @unchecked Sendable {
+    // `AnyHashable` is not `Sendable`, but the only initializer takes `Sendable` arguments.
+    let operation: String
+    let actor: User.ID
+    let arguments: [AnyHashable]
+
+    init(operation: String, actor: User.ID, arguments: [any Hashable & Sendable]) {
+        self.operation = operation
+        self.actor = actor
+        self.arguments = arguments.map { AnyHashable($0) }
     }
 }
