@@ -76,25 +76,28 @@ extension DiaryEngine: SocialRepository {
             detail, field: "detail", maximum: Validation.maximumReportDetailLength, allowEmpty: reason != .other)
         let now = self.now
         let id: Report.ID = newID()
-        return try await write("social.report") { transaction, actor in
+        return try await write("social.report", joining: target, reason, detail) { transaction, actor in
             let db = transaction.database
-            let exists: Bool
+            // Content is reportable exactly when the reporter may read it (someone else's, visible to them), so a
+            // report answers like a read: an invisible target is not found, whatever makes it invisible.
+            let reportable: Bool
             switch target {
             case .user(let userID):
-                exists = userID != actor && db.users[userID] != nil && db.blocks[userID]?[actor] == nil
+                reportable = userID != actor && db.users[userID] != nil && db.blocks[userID]?[actor] == nil
             case .post(let postID):
-                exists = db.posts[postID].map { $0.authorID != actor && db.blocks[$0.authorID]?[actor] == nil } ?? false
+                reportable = db.posts[postID].map {
+                    $0.authorID != actor && AccessPolicy.canSee($0, viewer: actor, in: db)
+                } ?? false
             case .comment(let commentID):
-                exists = db.comments[commentID].map {
-                    $0.authorID != actor && AccessPolicy.canSee(target: $0.target, viewer: actor, in: db)
+                reportable = db.comments[commentID].map {
+                    $0.authorID != actor && AccessPolicy.canSee($0, viewer: actor, in: db)
                 } ?? false
             case .diary(let diaryID):
-                exists = db.diaries[diaryID].map {
-                    $0.authorID != actor && ($0.visibility != .private) && db.blocks[$0.authorID]?[actor] == nil
-                        && ($0.bookID.map { AccessPolicy.isMember(actor, of: $0, in: db) } ?? true)
+                reportable = db.diaries[diaryID].map {
+                    $0.authorID != actor && $0.deletedAt == nil && AccessPolicy.canSee($0, viewer: actor, in: db)
                 } ?? false
             }
-            guard exists else { throw DiaryError.notFound("the reported content") }
+            guard reportable else { throw DiaryError.notFound("the reported content") }
             let report = Report(id: id, reporterID: actor, target: target, reason: reason, detail: detail, createdAt: now)
             transaction.put(.report(report))
             return report
