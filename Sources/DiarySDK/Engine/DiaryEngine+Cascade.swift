@@ -81,6 +81,10 @@ extension DiaryEngine {
         for other in transaction.database.followers[userID]?.keys.map({ $0 }) ?? [] { transaction.remove(.follow(other, userID)) }
         for other in transaction.database.blocks[userID]?.keys.map({ $0 }) ?? [] { transaction.remove(.block(userID, other)) }
         for other in transaction.database.blockers[userID] ?? [] { transaction.remove(.block(other, userID)) }
+        for other in transaction.database.anonymousBlocks[userID]?.keys.map({ $0 }) ?? [] {
+            transaction.remove(.anonymousBlock(userID, other))
+        }
+        for other in transaction.database.anonymousBlockers[userID] ?? [] { transaction.remove(.anonymousBlock(other, userID)) }
         for id in transaction.database.notificationsByRecipient[userID] ?? [] { transaction.remove(.notification(id)) }
         for notification in transaction.database.notifications.values where notification.actorID == userID {
             transaction.remove(.notification(notification.id))

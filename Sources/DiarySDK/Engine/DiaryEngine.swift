@@ -169,20 +169,31 @@ public final class DiaryEngine: Sendable {
         }
     }
 
-    /// Adds a notification when the recipient wants it and no block stands between them.
+    /// Adds a notification when the recipient wants it and may see who caused it.
+    ///
+    /// `actor` is `nil` when nobody caused it (a turn that passed because its holder left). An anonymous actor is
+    /// checked like anonymous content (``AccessPolicy/canSeeAnonymous(by:viewer:in:)``), never against the
+    /// recipient's user blocks, which would tell the recipient who acted.
     package func notify(
-        _ recipient: User.ID, _ kind: NotificationKind, actor: User.ID, anonymous: Bool = false,
+        _ recipient: User.ID, _ kind: NotificationKind, actor: User.ID?, anonymous: Bool = false,
         bookID: DiaryBook.ID? = nil, diaryID: Diary.ID? = nil, postID: Post.ID? = nil, commentID: Comment.ID? = nil,
         in transaction: inout DiaryTransaction
     ) {
         let db = transaction.database
         guard recipient != actor, let user = db.users[recipient],
-            (user.settings ?? UserSettings()).notifications.contains(kind),
-            !AccessPolicy.blockedEitherWay(recipient, actor, in: db)
+            (user.settings ?? UserSettings()).notifications.contains(kind)
         else { return }
+        if let actor {
+            let reachable =
+                anonymous
+                ? AccessPolicy.canSeeAnonymous(by: actor, viewer: recipient, in: db)
+                : !AccessPolicy.blockedEitherWay(recipient, actor, in: db)
+            guard reachable else { return }
+        }
         let record = NotificationRecord(
-            id: newID(), recipientID: recipient, kind: kind, actorID: anonymous ? nil : actor, bookID: bookID,
-            diaryID: diaryID, postID: postID, commentID: commentID, createdAt: now, isRead: false)
+            id: newID(), recipientID: recipient, kind: kind, actorID: anonymous ? nil : actor,
+            anonymousActorID: anonymous ? actor : nil, bookID: bookID, diaryID: diaryID, postID: postID,
+            commentID: commentID, createdAt: now, isRead: false)
         transaction.put(.notification(record))
     }
 }
