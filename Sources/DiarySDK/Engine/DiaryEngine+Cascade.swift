@@ -44,7 +44,12 @@ extension DiaryEngine {
             return
         }
         if book.currentTurn == userID {
+            // The turn passes on as when its holder writes, and the next writer is told; nobody passed it to them,
+            // so the notification has no actor (and survives the leaver's account being deleted).
             book.currentTurn = Self.member(after: userID, in: ordered)
+            if let next = book.currentTurn {
+                notify(next, .yourTurn, actor: nil, bookID: bookID, in: &transaction)
+            }
         }
         if book.ownerID == userID, var heir = remaining.first {
             heir.role = .owner
