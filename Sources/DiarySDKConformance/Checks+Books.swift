@@ -139,6 +139,28 @@ extension ConformanceSuite {
             try await bob.sdk.books.leave(book.id)
             try await expectError(.notFound) { try await bob.sdk.books.book(book.id) }
         },
+        ConformanceCheck("books", "whenTheWriterWhoseTurnItIsLeavesOrIsRemovedTheNextWriterIsTold") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let carol = try await context.user("carol")
+            let dave = try await context.user("dave")
+            let book = try await makeBook(alice, members: [bob, carol, dave])
+            _ = try await alice.sdk.diaries.write(.init(body: "My turn", bookID: book.id))
+            try expectEqual(try await alice.sdk.books.book(book.id).currentTurn, bob.id)
+            let turns = { (actor: Actor) in
+                try await actor.sdk.notifications.notifications(page: .first()).items.filter { $0.kind == .yourTurn }
+            }
+            try expectEqual(try await turns(carol).count, 0)
+            try await bob.sdk.books.leave(book.id)
+            try expectEqual(try await alice.sdk.books.book(book.id).currentTurn, carol.id)
+            let carolsTurns = try await turns(carol)
+            try expectEqual(carolsTurns.map(\.bookID), [book.id], "carol is told it is her turn when bob leaves")
+            try await alice.sdk.books.removeMember(carol.id, from: book.id)
+            try expectEqual(try await alice.sdk.books.book(book.id).currentTurn, dave.id)
+            try expectEqual(try await turns(dave).map(\.bookID), [book.id], "dave is told when carol is removed")
+            try await alice.sdk.books.leave(book.id)
+            try expectEqual(try await turns(dave).count, 1, "nobody's turn passed: dave is not told again")
+        },
         ConformanceCheck("books", "booksListMostRecentlyUpdatedFirst") { context in
             let alice = try await context.user("alice")
             let first = try await alice.sdk.books.createBook(.init(title: "First"))

@@ -147,6 +147,41 @@ extension ConformanceSuite {
             try expectEqual(try await alice.sdk.posts.search(.init(text: "life"), page: .first()).items.map(\.id), [one.id])
             try await expectError(.invalidInput, field: "text") { try await alice.sdk.posts.search(.init(text: "  "), page: .first()) }
         },
+        ConformanceCheck("posts", "searchMatchesTheReadableTextOfHTMLPostsNotTheirMarkup") { context in
+            let alice = try await context.user("alice")
+            let blog = try await alice.sdk.blogs.register(
+                .init(title: "B", siteURL: URL(string: "https://b.example")!, feedURL: URL(string: "https://b.example/rss")!))
+            let html = ImportedItem(
+                guid: "1", url: URL(string: "https://b.example/1")!, title: "Notes",
+                body: #"<p class="lead">Fish <strong>&amp;</strong> chips, <em>caf&eacute;</em> &#38; tea&#x21;</p>"#
+                    + #"<script>var hidden = "class";</script><a href="https://b.example/span">link</a>"#,
+                tags: [], publishedAt: instant("2026-03-09T10:00:00Z"))
+            _ = try await alice.sdk.blogs.importItem(html, into: blog.id)
+            let imported = try await alice.sdk.posts.posts(by: nil, page: .first()).items[0]
+            _ = try await alice.sdk.posts.publish(.init(title: "Plain", body: "Markup like a <b> tag typed as text"))
+            let search = { (text: String) in try await alice.sdk.posts.search(.init(text: text), page: .first()).items }
+            for markup in ["strong", "class", "lead", "href", "span", "hidden", "script", "amp", "eacute", "x21"] {
+                try expectEqual(try await search(markup).map(\.id), [], "'\(markup)' is markup, not text")
+            }
+            try expectEqual(try await search("fish & chips").map(\.id), [imported.id], "entities are decoded")
+            try expectEqual(try await search("cafe tea!").map(\.id), [imported.id])
+            try expectEqual(try await search("link").map(\.id), [imported.id], "the text of a link is text")
+            try expectEqual(try await search("<b>").count, 1, "a plain post's angle brackets are its text")
+        },
+        ConformanceCheck("posts", "searchFoldsTheTypographicVariantsAPhoneKeyboardTypes") { context in
+            let alice = try await context.user("alice")
+            let curly = try await alice.sdk.posts.publish(.init(title: "Why you shouldn’t", body: "She said “hello” — twice…"))
+            let straight = try await alice.sdk.posts.publish(.init(title: "I can't", body: #"A "quoted" word"#))
+            let wide = try await alice.sdk.posts.publish(.init(title: "Ｓｗｉｆｔ　６", body: "Full-width"))
+            let search = { (text: String) in try await alice.sdk.posts.search(.init(text: text), page: .first()).items.map(\.id) }
+            try expectEqual(try await search("shouldn't"), [curly.id], "a straight apostrophe finds a curly one")
+            try expectEqual(try await search("SHOULDN‘T"), [curly.id], "any apostrophe, any case")
+            try expectEqual(try await search("can’t"), [straight.id], "a curly apostrophe finds a straight one")
+            try expectEqual(try await search(#""hello""#), [curly.id], "straight quotes find curly ones")
+            try expectEqual(try await search("“quoted”"), [straight.id], "curly quotes find straight ones")
+            try expectEqual(try await search("swift 6"), [wide.id], "full-width letters and digits")
+            try expectEqual(try await search("twice..."), [curly.id], "an ellipsis character is three dots")
+        },
         ConformanceCheck("posts", "likesAreIdempotentAndCounted") { context in
             let alice = try await context.user("alice")
             let bob = try await context.user("bob")

@@ -83,6 +83,28 @@ extension ConformanceSuite {
             try expectEqual(entry.createdAt, instant("2026-03-10T15:30:00Z"))
             try expectEqual(try await alice.sdk.diaries.entry(entry.id), entry, "an entry reads back exactly")
         },
+        ConformanceCheck("diaries", "identicalWritesAtOnceWriteOnceButOneAfterTheOtherWriteTwice") { context in
+            let alice = try await context.user("alice")
+            let sdk = alice.sdk
+            let draft = DiaryDraft(body: "Double tap", visibility: .shared)
+            async let first = sdk.diaries.write(draft)
+            async let second = sdk.diaries.write(draft)
+            let (one, two) = try await (first, second)
+            try expectEqual(one, two, "both callers get the one entry")
+            try expectEqual(try await sdk.diaries.entries(.init(), page: .first()).items.map(\.id), [one.id])
+            let post = PostDraft(title: "Tap", body: "tap")
+            async let firstPost = sdk.posts.publish(post)
+            async let secondPost = sdk.posts.publish(post)
+            let (postOne, postTwo) = try await (firstPost, secondPost)
+            try expectEqual(postOne.id, postTwo.id)
+            async let different = sdk.posts.publish(PostDraft(title: "Tap", body: "tap again"))
+            async let same = sdk.posts.publish(post)
+            let (three, four) = try await (different, same)
+            try expect(three.id != four.id, "different writes at once are not joined")
+            _ = try await sdk.diaries.write(draft)
+            try expectEqual(try await sdk.diaries.entries(.init(), page: .first()).items.count, 2, "a later identical write writes")
+            try expectEqual(try await sdk.posts.feed(page: .first()).items.count, 3)
+        },
         ConformanceCheck("diaries", "blankOrOversizedEntriesAreRejectedAndNothingIsStored") { context in
             let alice = try await context.user("alice")
             for body in ["", "   ", "\n\t "] {

@@ -82,6 +82,27 @@ extension ConformanceSuite {
                 try await alice.sdk.posts.feed(page: .after(PageCursor(rawValue: "not-a-cursor")))
             }
         },
+        ConformanceCheck("paging", "pageNumbersTooLargeToReachAreRejectedOnEveryListing") { context in
+            let alice = try await context.user("alice")
+            _ = try await publish(3, by: alice, context: context)
+            let sdk = alice.sdk
+            // (number - 1) × size overflows for these: a typed error naming the field, never a crash.
+            for number in [4_611_686_018_427_387_904, Int.max, PageRequest.maximumPageNumber + 1] {
+                try await expectError(.invalidInput, field: "page") { try await sdk.posts.feed(page: .number(number, size: 100)) }
+                try await expectError(.invalidInput, field: "page") {
+                    try await sdk.diaries.entries(.init(), page: .number(number, size: 100))
+                }
+                try await expectError(.invalidInput, field: "page") {
+                    try await sdk.notifications.notifications(page: .number(number, size: 100))
+                }
+                try await expectError(.invalidInput, field: "page") {
+                    try await sdk.social.followers(of: alice.id, page: .number(number, size: 1))
+                }
+            }
+            let farthest = try await sdk.posts.feed(page: .number(PageRequest.maximumPageNumber, size: 100))
+            try expect(farthest.items.isEmpty && farthest.isLastPage, "the largest page number is an empty last page")
+            try expectEqual(farthest.pageNumber, PageRequest.maximumPageNumber)
+        },
         ConformanceCheck("paging", "pagingUnderConcurrentInsertsSeesEveryEarlierItemOnce") { context in
             let alice = try await context.user("alice")
             let bob = try await context.user("bob")

@@ -35,6 +35,24 @@ extension ConformanceSuite {
             let secret = try await bob.sdk.diaries.write(.init(body: "Private"))
             try await expectError(.notFound) { try await alice.sdk.social.report(.diary(secret.id), reason: .abuse, detail: "") }
         },
+        ConformanceCheck("social", "reportingAnythingTheReporterCannotSeeIsNotFound") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let carol = try await context.user("carol")
+            let shared = try await bob.sdk.diaries.write(.init(body: "Shared", visibility: .shared))
+            _ = try await alice.sdk.social.report(.diary(shared.id), reason: .abuse, detail: "")
+            let hidden = try await bob.sdk.diaries.write(.init(body: "Hidden", visibility: .shared))
+            _ = try await bob.sdk.diaries.setHidden(hidden.id, true)
+            try await expectError(.notFound) { try await alice.sdk.diaries.entry(hidden.id) }
+            try await expectError(.notFound) { try await alice.sdk.social.report(.diary(hidden.id), reason: .abuse, detail: "") }
+            let carolsPost = try await carol.sdk.posts.publish(.init(title: "Carol", body: "B"))
+            let carolsEntry = try await carol.sdk.diaries.write(.init(body: "Shared", visibility: .shared))
+            try await alice.sdk.social.block(carol.id)
+            try await expectError(.notFound) { try await alice.sdk.social.report(.post(carolsPost.id), reason: .spam, detail: "") }
+            try await expectError(.notFound) {
+                try await alice.sdk.social.report(.diary(carolsEntry.id), reason: .spam, detail: "")
+            }
+        },
     ]
 
     static let notificationChecks: [ConformanceCheck] = [

@@ -17,6 +17,7 @@ extension WireRecord {
         case .like: .like
         case .follow: .follow
         case .block: .block
+        case .anonymousBlock: .anonymousBlock
         case .report: .report
         case .notification: .notification
         case .blog: .blog
@@ -39,6 +40,7 @@ extension WireRecord {
         case .like(let value): try encoder.encode(value)
         case .follow(let value): try encoder.encode(value)
         case .block(let value): try encoder.encode(value)
+        case .anonymousBlock(let value): try encoder.encode(value)
         case .report(let value): try encoder.encode(value)
         case .notification(let value): try encoder.encode(value)
         case .blog(let value): try encoder.encode(value)
@@ -61,6 +63,7 @@ extension WireRecord {
         case .like: try decoder.decode([LikeRecord].self, from: data).map(StoreRecord.like)
         case .follow: try decoder.decode([EdgeRecord].self, from: data).map(StoreRecord.follow)
         case .block: try decoder.decode([EdgeRecord].self, from: data).map(StoreRecord.block)
+        case .anonymousBlock: try decoder.decode([EdgeRecord].self, from: data).map(StoreRecord.anonymousBlock)
         case .report: try decoder.decode([Report].self, from: data).map(StoreRecord.report)
         case .notification: try decoder.decode([NotificationRecord].self, from: data).map(StoreRecord.notification)
         case .blog: try decoder.decode([Blog].self, from: data).map(StoreRecord.blog)

@@ -12,7 +12,7 @@ struct WireRecord: Codable, Sendable {
 
     enum Kind: String, CodingKey, CaseIterable {
         case user, credential, session, device, diary, book, membership, comment, post, like, follow, block, report
-        case notification, blog, attachment
+        case notification, blog, attachment, anonymousBlock
     }
 
     init(from decoder: any Decoder) throws {
@@ -34,6 +34,7 @@ struct WireRecord: Codable, Sendable {
         case .like: record = .like(try container.decode(LikeRecord.self, forKey: kind))
         case .follow: record = .follow(try container.decode(EdgeRecord.self, forKey: kind))
         case .block: record = .block(try container.decode(EdgeRecord.self, forKey: kind))
+        case .anonymousBlock: record = .anonymousBlock(try container.decode(EdgeRecord.self, forKey: kind))
         case .report: record = .report(try container.decode(Report.self, forKey: kind))
         case .notification: record = .notification(try container.decode(NotificationRecord.self, forKey: kind))
         case .blog: record = .blog(try container.decode(Blog.self, forKey: kind))
@@ -56,6 +57,7 @@ struct WireRecord: Codable, Sendable {
         case .like(let value): try container.encode(value, forKey: .like)
         case .follow(let value): try container.encode(value, forKey: .follow)
         case .block(let value): try container.encode(value, forKey: .block)
+        case .anonymousBlock(let value): try container.encode(value, forKey: .anonymousBlock)
         case .report(let value): try container.encode(value, forKey: .report)
         case .notification(let value): try container.encode(value, forKey: .notification)
         case .blog(let value): try container.encode(value, forKey: .blog)

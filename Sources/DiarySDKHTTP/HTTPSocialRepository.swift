@@ -2,7 +2,7 @@ import DiarySDK
 import Foundation
 
 /// Follows, blocks and reports over HTTP: `/v1/users/{id}/follow|block|followers|following|relationship`,
-/// `/v1/me/blocked`, `/v1/reports`.
+/// `/v1/posts/{id}/author-block`, `/v1/comments/{id}/author-block`, `/v1/me/blocked`, `/v1/reports`.
 struct HTTPSocialRepository: SocialRepository {
     let client: HTTPClient
 
@@ -38,6 +38,13 @@ struct HTTPSocialRepository: SocialRepository {
 
     func unblock(_ userID: User.ID) async throws {
         _ = try await client.send(HTTPRequest("DELETE", "/v1/users/\(userID.path)/block"))
+    }
+
+    func blockAuthor(of content: AuthoredContent) async throws {
+        switch content {
+        case .post(let id): _ = try await client.send(HTTPRequest("PUT", "/v1/posts/\(id.path)/author-block"))
+        case .comment(let id): _ = try await client.send(HTTPRequest("PUT", "/v1/comments/\(id.path)/author-block"))
+        }
     }
 
     func blockedUsers(page: PageRequest) async throws -> Page<User> {

@@ -164,6 +164,10 @@ extension MeteredRepositories: SocialRepository {
         try await measure("social.unblock") { try await base.social.unblock(userID) }
     }
 
+    public func blockAuthor(of content: AuthoredContent) async throws {
+        try await measure("social.blockAuthor") { try await base.social.blockAuthor(of: content) }
+    }
+
     public func blockedUsers(page: PageRequest) async throws -> Page<User> {
         try await measure("social.blockedUsers") { try await base.social.blockedUsers(page: page) }
     }

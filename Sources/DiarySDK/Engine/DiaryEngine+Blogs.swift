@@ -7,7 +7,7 @@ extension DiaryEngine: BlogRepository {
         try Validation.webURL(draft.feedURL, field: "feedURL")
         let now = self.now
         let id: Blog.ID = newID()
-        return try await write("blogs.register") { transaction, actor in
+        return try await write("blogs.register", joining: draft) { transaction, actor in
             let mine = (transaction.database.blogsByOwner[actor] ?? []).compactMap { transaction.database.blogs[$0] }
             guard !mine.contains(where: { $0.feedURL == draft.feedURL }) else {
                 throw DiaryError(.conflict, "the feed \(draft.feedURL.absoluteString) is already registered", field: "feedURL")
@@ -26,7 +26,7 @@ extension DiaryEngine: BlogRepository {
         let title = try edit.title.map { try Validation.text($0, field: "title", maximum: Validation.maximumTitleLength) }
         if let url = edit.siteURL { try Validation.webURL(url, field: "siteURL") }
         if let url = edit.feedURL { try Validation.webURL(url, field: "feedURL") }
-        return try await write("blogs.updateBlog") { transaction, actor in
+        return try await write("blogs.updateBlog", joining: id, edit) { transaction, actor in
             var blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
             if let title { blog.title = title }
             if let url = edit.siteURL { blog.siteURL = url }
@@ -40,7 +40,7 @@ extension DiaryEngine: BlogRepository {
     }
 
     public func deleteBlog(_ id: Blog.ID) async throws {
-        try await write("blogs.deleteBlog") { transaction, actor in
+        try await write("blogs.deleteBlog", joining: id) { transaction, actor in
             let blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
             transaction.remove(.blog(id))
             if blog.isPrimary,
@@ -55,7 +55,7 @@ extension DiaryEngine: BlogRepository {
     }
 
     public func setPrimary(_ id: Blog.ID) async throws -> Blog {
-        try await write("blogs.setPrimary") { transaction, actor in
+        try await write("blogs.setPrimary", joining: id) { transaction, actor in
             var blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
             let mine = (transaction.database.blogsByOwner[actor] ?? []).compactMap { transaction.database.blogs[$0] }
             Self.clearPrimary(mine, in: &transaction)
@@ -84,7 +84,7 @@ extension DiaryEngine: BlogRepository {
     }
 
     public func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog {
-        try await write("blogs.recordSync") { transaction, actor in
+        try await write("blogs.recordSync", joining: id, state) { transaction, actor in
             var blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
             blog.sync = state
             transaction.put(.blog(blog))
@@ -104,7 +104,7 @@ extension DiaryEngine: BlogRepository {
         let publishedAt = WireDate.normalized(item.publishedAt)
         let now = self.now
         let newPostID: Post.ID = newID()
-        return try await write("blogs.importItem") { transaction, actor in
+        return try await write("blogs.importItem", joining: item, id) { transaction, actor in
             _ = try Self.ownBlog(id, actor: actor, in: transaction.database)
             let db = transaction.database
             let existingID =

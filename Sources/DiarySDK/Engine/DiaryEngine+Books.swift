@@ -7,7 +7,7 @@ extension DiaryEngine: BookRepository {
         let stickers = try Self.checkStickers(draft.stickers)
         let now = self.now
         let id: DiaryBook.ID = newID()
-        return try await write("books.createBook") { transaction, actor in
+        return try await write("books.createBook", joining: draft) { transaction, actor in
             let book = DiaryBook(
                 id: id, title: title, coverColor: color, stickers: stickers, ownerID: actor, currentTurn: actor,
                 createdAt: now, updatedAt: now)
@@ -22,7 +22,7 @@ extension DiaryEngine: BookRepository {
         let color = try edit.coverColor.map(Validation.color)
         let stickers = try edit.stickers.map(Self.checkStickers)
         let now = self.now
-        return try await write("books.updateBook") { transaction, actor in
+        return try await write("books.updateBook", joining: id, edit) { transaction, actor in
             var book = try Self.memberBook(id, actor: actor, in: transaction.database)
             if let title { book.title = title }
             if let color { book.coverColor = color }
@@ -34,7 +34,7 @@ extension DiaryEngine: BookRepository {
     }
 
     public func deleteBook(_ id: DiaryBook.ID) async throws {
-        try await write("books.deleteBook") { transaction, actor in
+        try await write("books.deleteBook", joining: id) { transaction, actor in
             let book = try Self.memberBook(id, actor: actor, in: transaction.database)
             guard book.ownerID == actor else { throw DiaryError.forbidden("only the owner may delete book \(id)") }
             self.deleteBook(id, in: &transaction)
@@ -55,7 +55,7 @@ extension DiaryEngine: BookRepository {
 
     public func inviteCode(for id: DiaryBook.ID) async throws -> String {
         let candidates = (0..<8).map { _ in Self.makeInviteCode() }
-        return try await write("books.inviteCode") { transaction, actor in
+        return try await write("books.inviteCode", joining: id) { transaction, actor in
             var book = try Self.memberBook(id, actor: actor, in: transaction.database)
             if let code = book.inviteCode { return code }
             book.inviteCode = try Self.unusedCode(candidates, in: transaction.database)
@@ -66,7 +66,7 @@ extension DiaryEngine: BookRepository {
 
     public func rotateInviteCode(for id: DiaryBook.ID) async throws -> String {
         let candidates = (0..<8).map { _ in Self.makeInviteCode() }
-        return try await write("books.rotateInviteCode") { transaction, actor in
+        return try await write("books.rotateInviteCode", joining: id) { transaction, actor in
             var book = try Self.memberBook(id, actor: actor, in: transaction.database)
             guard book.ownerID == actor else { throw DiaryError.forbidden("only the owner may rotate the invite code") }
             book.inviteCode = try Self.unusedCode(candidates, in: transaction.database)
@@ -78,7 +78,7 @@ extension DiaryEngine: BookRepository {
     public func join(inviteCode: String) async throws -> DiaryBook {
         let code = try Validation.text(inviteCode, field: "inviteCode", maximum: 32).uppercased()
         let now = self.now
-        return try await write("books.join") { transaction, actor in
+        return try await write("books.join", joining: code) { transaction, actor in
             let db = transaction.database
             guard let bookID = db.bookIDsByInviteCode[code], var book = db.books[bookID],
                 !AccessPolicy.blockedEitherWay(book.ownerID, actor, in: db)
@@ -100,14 +100,14 @@ extension DiaryEngine: BookRepository {
     }
 
     public func leave(_ id: DiaryBook.ID) async throws {
-        try await write("books.leave") { transaction, actor in
+        try await write("books.leave", joining: id) { transaction, actor in
             _ = try Self.memberBook(id, actor: actor, in: transaction.database)
             self.removeMembership(actor, from: id, in: &transaction)
         }
     }
 
     public func removeMember(_ userID: User.ID, from id: DiaryBook.ID) async throws {
-        try await write("books.removeMember") { transaction, actor in
+        try await write("books.removeMember", joining: userID, id) { transaction, actor in
             let book = try Self.memberBook(id, actor: actor, in: transaction.database)
             guard book.ownerID == actor else { throw DiaryError.forbidden("only the owner may remove members") }
             guard userID != actor else {
@@ -132,7 +132,7 @@ extension DiaryEngine: BookRepository {
     }
 
     public func nudge(_ id: DiaryBook.ID) async throws {
-        try await write("books.nudge") { transaction, actor in
+        try await write("books.nudge", joining: id) { transaction, actor in
             let book = try Self.memberBook(id, actor: actor, in: transaction.database)
             guard let turn = book.currentTurn, turn != actor else {
                 throw DiaryError(.conflict, "it is your own turn to write")

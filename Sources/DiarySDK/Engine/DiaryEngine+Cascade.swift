@@ -44,7 +44,12 @@ extension DiaryEngine {
             return
         }
         if book.currentTurn == userID {
+            // The turn passes on as when its holder writes, and the next writer is told; nobody passed it to them,
+            // so the notification has no actor (and survives the leaver's account being deleted).
             book.currentTurn = Self.member(after: userID, in: ordered)
+            if let next = book.currentTurn {
+                notify(next, .yourTurn, actor: nil, bookID: bookID, in: &transaction)
+            }
         }
         if book.ownerID == userID, var heir = remaining.first {
             heir.role = .owner
@@ -81,6 +86,10 @@ extension DiaryEngine {
         for other in transaction.database.followers[userID]?.keys.map({ $0 }) ?? [] { transaction.remove(.follow(other, userID)) }
         for other in transaction.database.blocks[userID]?.keys.map({ $0 }) ?? [] { transaction.remove(.block(userID, other)) }
         for other in transaction.database.blockers[userID] ?? [] { transaction.remove(.block(other, userID)) }
+        for other in transaction.database.anonymousBlocks[userID]?.keys.map({ $0 }) ?? [] {
+            transaction.remove(.anonymousBlock(userID, other))
+        }
+        for other in transaction.database.anonymousBlockers[userID] ?? [] { transaction.remove(.anonymousBlock(other, userID)) }
         for id in transaction.database.notificationsByRecipient[userID] ?? [] { transaction.remove(.notification(id)) }
         for notification in transaction.database.notifications.values where notification.actorID == userID {
             transaction.remove(.notification(notification.id))

@@ -64,6 +64,9 @@ extension DiaryEngine: ChangeFeed {
         case .blog(let blog):
             guard blog.ownerID == viewer else { return nil }
             return DiaryChange(entity: .blog, id: blog.id.rawValue, kind: kind)
+        case .anonymousBlock:
+            // Its other end is the anonymous author, whom no change may name.
+            return nil
         case .credential, .session, .device, .report, .attachment:
             return nil
         }

@@ -6,7 +6,7 @@ extension DiaryEngine: CommentRepository {
         let mood = try Validation.mood(draft.mood)
         let now = self.now
         let id: Comment.ID = newID()
-        return try await write("comments.addComment") { transaction, actor in
+        return try await write("comments.addComment", joining: draft) { transaction, actor in
             let db = transaction.database
             guard AccessPolicy.canSee(target: draft.target, viewer: actor, in: db) else {
                 throw DiaryError.notFound("the commented \(Self.describe(draft.target))")
@@ -55,7 +55,7 @@ extension DiaryEngine: CommentRepository {
         let body = try Validation.text(body, field: "body", maximum: Validation.maximumCommentLength)
         let mood = try Validation.mood(mood)
         let now = self.now
-        return try await write("comments.editComment") { transaction, actor in
+        return try await write("comments.editComment", joining: id, body, mood) { transaction, actor in
             var comment = try Self.visibleComment(id, viewer: actor, in: transaction.database)
             guard comment.authorID == actor else { throw DiaryError.forbidden("only the author may edit comment \(id)") }
             comment.body = body
@@ -67,7 +67,7 @@ extension DiaryEngine: CommentRepository {
     }
 
     public func deleteComment(_ id: Comment.ID) async throws {
-        try await write("comments.deleteComment") { transaction, actor in
+        try await write("comments.deleteComment", joining: id) { transaction, actor in
             let db = transaction.database
             let comment = try Self.visibleComment(id, viewer: actor, in: db)
             let targetAuthor: User.ID? =

@@ -9,7 +9,7 @@ extension DiaryEngine: DiaryRepository {
         try Self.checkVisibility(draft.visibility, bookID: draft.bookID)
         let now = self.now
         let id: Diary.ID = newID()
-        return try await write("diaries.write") { transaction, actor in
+        return try await write("diaries.write", joining: draft) { transaction, actor in
             try Self.checkImages(draft.images, owner: actor, in: transaction.database)
             if let bookID = draft.bookID {
                 guard AccessPolicy.isMember(actor, of: bookID, in: transaction.database) else {
@@ -34,7 +34,7 @@ extension DiaryEngine: DiaryRepository {
         let tags = try edit.tags.map(Validation.tags)
         let mood = try edit.mood.map(Validation.mood)
         let now = self.now
-        return try await write("diaries.edit") { transaction, actor in
+        return try await write("diaries.edit", joining: id, edit) { transaction, actor in
             var diary = try Self.ownDiary(id, actor: actor, in: transaction.database)
             if let images = edit.images { try Self.checkImages(images, owner: actor, in: transaction.database) }
             let visibility = edit.visibility ?? diary.visibility
@@ -56,7 +56,7 @@ extension DiaryEngine: DiaryRepository {
 
     public func delete(_ id: Diary.ID) async throws {
         let now = self.now
-        try await write("diaries.delete") { transaction, actor in
+        try await write("diaries.delete", joining: id) { transaction, actor in
             var diary = try Self.ownDiary(id, actor: actor, in: transaction.database)
             guard let bookID = diary.bookID else {
                 self.deleteDiary(id, in: &transaction)
@@ -81,11 +81,11 @@ extension DiaryEngine: DiaryRepository {
     }
 
     public func setHidden(_ id: Diary.ID, _ isHidden: Bool) async throws -> Diary {
-        try await updateOwn(id, operation: "diaries.setHidden") { $0.isHidden = isHidden }
+        try await updateOwn(id, operation: "diaries.setHidden", value: isHidden) { $0.isHidden = isHidden }
     }
 
     public func setFavourite(_ id: Diary.ID, _ isFavourite: Bool) async throws -> Diary {
-        try await updateOwn(id, operation: "diaries.setFavourite") { $0.isFavourite = isFavourite }
+        try await updateOwn(id, operation: "diaries.setFavourite", value: isFavourite) { $0.isFavourite = isFavourite }
     }
 
     public func entry(_ id: Diary.ID) async throws -> Diary {
@@ -211,9 +211,9 @@ extension DiaryEngine: DiaryRepository {
     }
 
     private func updateOwn(
-        _ id: Diary.ID, operation: String, _ change: @escaping @Sendable (inout Diary) -> Void
+        _ id: Diary.ID, operation: String, value: Bool, _ change: @escaping @Sendable (inout Diary) -> Void
     ) async throws -> Diary {
-        try await write(operation) { transaction, actor in
+        try await write(operation, joining: id, value) { transaction, actor in
             var diary = try Self.ownDiary(id, actor: actor, in: transaction.database)
             change(&diary)
             transaction.put(.diary(diary))

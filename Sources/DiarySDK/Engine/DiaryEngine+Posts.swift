@@ -8,7 +8,7 @@ extension DiaryEngine: PostRepository {
         try Validation.images(draft.images)
         let now = self.now
         let id: Post.ID = newID()
-        return try await write("posts.publish") { transaction, actor in
+        return try await write("posts.publish", joining: draft) { transaction, actor in
             try Self.checkImages(draft.images, owner: actor, in: transaction.database)
             let record = PostRecord(
                 id: id, authorID: actor, isAnonymous: draft.isAnonymous, title: title, body: body, tags: tags,
@@ -22,7 +22,7 @@ extension DiaryEngine: PostRepository {
     public func share(_ diaryID: Diary.ID, isAnonymous: Bool) async throws -> Post {
         let now = self.now
         let id: Post.ID = newID()
-        return try await write("posts.share") { transaction, actor in
+        return try await write("posts.share", joining: diaryID, isAnonymous) { transaction, actor in
             let diary = try Self.ownDiary(diaryID, actor: actor, in: transaction.database)
             let title = diary.title.isEmpty ? "\(diary.day)" : diary.title
             let record = PostRecord(
@@ -38,7 +38,7 @@ extension DiaryEngine: PostRepository {
         let body = try edit.body.map { try Validation.text($0, field: "body", maximum: Validation.maximumBodyLength) }
         let tags = try edit.tags.map(Validation.tags)
         let now = self.now
-        return try await write("posts.edit") { transaction, actor in
+        return try await write("posts.edit", joining: id, edit) { transaction, actor in
             var post = try Self.ownPost(id, actor: actor, in: transaction.database)
             if let images = edit.images { try Self.checkImages(images, owner: actor, in: transaction.database) }
             let oldImages = post.images.map(\.id)
@@ -54,7 +54,7 @@ extension DiaryEngine: PostRepository {
     }
 
     public func delete(_ id: Post.ID) async throws {
-        try await write("posts.delete") { transaction, actor in
+        try await write("posts.delete", joining: id) { transaction, actor in
             _ = try Self.ownPost(id, actor: actor, in: transaction.database)
             self.deletePost(id, in: &transaction)
         }
@@ -90,7 +90,7 @@ extension DiaryEngine: PostRepository {
     }
 
     public func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
-        let words = search.text.split(whereSeparator: \.isWhitespace).map { Self.fold(String($0)) }
+        let words = SearchText.words(of: search.text)
         let tags = try Validation.tags(search.tags).map { $0.lowercased() }
         guard !words.isEmpty || !tags.isEmpty else {
             throw DiaryError.invalid("text", .blank, "a search needs words or tags")
@@ -106,7 +106,7 @@ extension DiaryEngine: PostRepository {
                 if let tagged, !tagged.contains(id) { return nil }
                 guard let post = db.posts[id], AccessPolicy.canSee(post, viewer: viewer, in: db) else { return nil }
                 if !words.isEmpty {
-                    let haystack = Self.fold(post.title + "\n" + post.body + "\n" + post.tags.joined(separator: " "))
+                    let haystack = SearchText.searchable(post)
                     guard words.allSatisfy(haystack.contains) else { return nil }
                 }
                 return AccessPolicy.view(of: post, viewer: viewer, in: db)
@@ -116,7 +116,7 @@ extension DiaryEngine: PostRepository {
 
     public func like(_ id: Post.ID) async throws -> Post {
         let now = self.now
-        return try await write("posts.like") { transaction, actor in
+        return try await write("posts.like", joining: id) { transaction, actor in
             let post = try Self.visiblePost(id, viewer: actor, in: transaction.database)
             if transaction.database.likes[actor]?[id] == nil {
                 transaction.put(.like(LikeRecord(userID: actor, postID: id, createdAt: now)))
@@ -126,7 +126,7 @@ extension DiaryEngine: PostRepository {
     }
 
     public func unlike(_ id: Post.ID) async throws -> Post {
-        try await write("posts.unlike") { transaction, actor in
+        try await write("posts.unlike", joining: id) { transaction, actor in
             let post = try Self.visiblePost(id, viewer: actor, in: transaction.database)
             transaction.remove(.like(actor, id))
             return AccessPolicy.view(of: post, viewer: actor, in: transaction.database)
@@ -165,10 +165,5 @@ extension DiaryEngine: PostRepository {
         let post = try visiblePost(id, viewer: actor, in: db)
         guard post.authorID == actor else { throw DiaryError.forbidden("only the author may change post \(id)") }
         return post
-    }
-
-    /// Lowercased, without diacritics: what search compares.
-    static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension DiaryEngine: SocialRepository {
     public func follow(_ userID: User.ID) async throws {
         let now = self.now
-        try await write("social.follow") { transaction, actor in
+        try await write("social.follow", joining: userID) { transaction, actor in
             guard userID != actor else { throw DiaryError.invalid("userID", .notAllowed, "you cannot follow yourself") }
             guard AccessPolicy.canSee(user: userID, viewer: actor, in: transaction.database) else {
                 throw DiaryError.notFound("user \(userID)")
@@ -15,7 +15,7 @@ extension DiaryEngine: SocialRepository {
     }
 
     public func unfollow(_ userID: User.ID) async throws {
-        try await write("social.unfollow") { transaction, actor in
+        try await write("social.unfollow", joining: userID) { transaction, actor in
             transaction.remove(.follow(actor, userID))
         }
     }
@@ -45,20 +45,51 @@ extension DiaryEngine: SocialRepository {
 
     public func block(_ userID: User.ID) async throws {
         let now = self.now
-        try await write("social.block") { transaction, actor in
+        try await write("social.block", joining: userID) { transaction, actor in
             guard userID != actor else { throw DiaryError.invalid("userID", .notAllowed, "you cannot block yourself") }
             guard transaction.database.users[userID] != nil else { throw DiaryError.notFound("user \(userID)") }
-            if transaction.database.blocks[actor]?[userID] == nil {
-                transaction.put(.block(EdgeRecord(from: actor, to: userID, createdAt: now)))
-            }
-            transaction.remove(.follow(actor, userID))
-            transaction.remove(.follow(userID, actor))
+            self.addBlock(of: userID, by: actor, at: now, in: &transaction)
         }
     }
 
     public func unblock(_ userID: User.ID) async throws {
-        try await write("social.unblock") { transaction, actor in
+        try await write("social.unblock", joining: userID) { transaction, actor in
             transaction.remove(.block(actor, userID))
+        }
+    }
+
+    public func blockAuthor(of content: AuthoredContent) async throws {
+        let now = self.now
+        try await write("social.blockAuthor", joining: content) { transaction, actor in
+            let db = transaction.database
+            let author: User.ID
+            let isAnonymous: Bool
+            switch content {
+            case .post(let id):
+                guard let post = db.posts[id] else { throw DiaryError.notFound("post \(id)") }
+                (author, isAnonymous) = (post.authorID, post.isAnonymous)
+                // Content this very block hides may be named again (a retried call): the answer must not change.
+                let alreadyHidden = isAnonymous && !AccessPolicy.canSeeAnonymous(by: author, viewer: actor, in: db)
+                guard alreadyHidden || AccessPolicy.canSee(post, viewer: actor, in: db) else {
+                    throw DiaryError.notFound("post \(id)")
+                }
+            case .comment(let id):
+                guard let comment = db.comments[id], AccessPolicy.canSee(target: comment.target, viewer: actor, in: db)
+                else { throw DiaryError.notFound("comment \(id)") }
+                (author, isAnonymous) = (comment.authorID, comment.isAnonymous)
+                let alreadyHidden = isAnonymous && !AccessPolicy.canSeeAnonymous(by: author, viewer: actor, in: db)
+                guard alreadyHidden || AccessPolicy.canSee(comment, viewer: actor, in: db) else {
+                    throw DiaryError.notFound("comment \(id)")
+                }
+            }
+            guard author != actor else {
+                throw DiaryError.invalid("content", .notAllowed, "you cannot block the author of your own content")
+            }
+            if !isAnonymous {
+                self.addBlock(of: author, by: actor, at: now, in: &transaction)
+            } else if db.anonymousBlocks[actor]?[author] == nil {
+                transaction.put(.anonymousBlock(EdgeRecord(from: actor, to: author, createdAt: now)))
+            }
         }
     }
 
@@ -76,25 +107,28 @@ extension DiaryEngine: SocialRepository {
             detail, field: "detail", maximum: Validation.maximumReportDetailLength, allowEmpty: reason != .other)
         let now = self.now
         let id: Report.ID = newID()
-        return try await write("social.report") { transaction, actor in
+        return try await write("social.report", joining: target, reason, detail) { transaction, actor in
             let db = transaction.database
-            let exists: Bool
+            // Content is reportable exactly when the reporter may read it (someone else's, visible to them), so a
+            // report answers like a read: an invisible target is not found, whatever makes it invisible.
+            let reportable: Bool
             switch target {
             case .user(let userID):
-                exists = userID != actor && db.users[userID] != nil && db.blocks[userID]?[actor] == nil
+                reportable = userID != actor && db.users[userID] != nil && db.blocks[userID]?[actor] == nil
             case .post(let postID):
-                exists = db.posts[postID].map { $0.authorID != actor && db.blocks[$0.authorID]?[actor] == nil } ?? false
+                reportable = db.posts[postID].map {
+                    $0.authorID != actor && AccessPolicy.canSee($0, viewer: actor, in: db)
+                } ?? false
             case .comment(let commentID):
-                exists = db.comments[commentID].map {
-                    $0.authorID != actor && AccessPolicy.canSee(target: $0.target, viewer: actor, in: db)
+                reportable = db.comments[commentID].map {
+                    $0.authorID != actor && AccessPolicy.canSee($0, viewer: actor, in: db)
                 } ?? false
             case .diary(let diaryID):
-                exists = db.diaries[diaryID].map {
-                    $0.authorID != actor && ($0.visibility != .private) && db.blocks[$0.authorID]?[actor] == nil
-                        && ($0.bookID.map { AccessPolicy.isMember(actor, of: $0, in: db) } ?? true)
+                reportable = db.diaries[diaryID].map {
+                    $0.authorID != actor && $0.deletedAt == nil && AccessPolicy.canSee($0, viewer: actor, in: db)
                 } ?? false
             }
-            guard exists else { throw DiaryError.notFound("the reported content") }
+            guard reportable else { throw DiaryError.notFound("the reported content") }
             let report = Report(id: id, reporterID: actor, target: target, reason: reason, detail: detail, createdAt: now)
             transaction.put(.report(report))
             return report
@@ -102,6 +136,15 @@ extension DiaryEngine: SocialRepository {
     }
 
     // MARK: - Helpers
+
+    /// A user block: the edge, and the end of follows both ways.
+    private func addBlock(of userID: User.ID, by actor: User.ID, at now: Date, in transaction: inout DiaryTransaction) {
+        if transaction.database.blocks[actor]?[userID] == nil {
+            transaction.put(.block(EdgeRecord(from: actor, to: userID, createdAt: now)))
+        }
+        transaction.remove(.follow(actor, userID))
+        transaction.remove(.follow(userID, actor))
+    }
 
     private static func userList(
         _ edges: [User.ID: EdgeRecord]?, owner: User.ID, viewer: User.ID, in db: DiaryDatabase, page: PageRequest
@@ -144,7 +187,7 @@ extension DiaryEngine: NotificationRepository {
     }
 
     public func markRead(_ id: DiaryNotification.ID) async throws {
-        try await write("notifications.markRead") { transaction, actor in
+        try await write("notifications.markRead", joining: id) { transaction, actor in
             guard var record = transaction.database.notifications[id], record.recipientID == actor else {
                 throw DiaryError.notFound("notification \(id)")
             }
@@ -164,8 +207,8 @@ extension DiaryEngine: NotificationRepository {
     }
 
     private static func visibleNotifications(for viewer: User.ID, in db: DiaryDatabase) -> [NotificationRecord] {
-        (db.notificationsByRecipient[viewer] ?? []).compactMap { db.notifications[$0] }.filter { record in
-            record.actorID.map { !AccessPolicy.blockedEitherWay($0, viewer, in: db) } ?? true
+        (db.notificationsByRecipient[viewer] ?? []).compactMap { db.notifications[$0] }.filter {
+            AccessPolicy.canSee($0, viewer: viewer, in: db)
         }
     }
 }

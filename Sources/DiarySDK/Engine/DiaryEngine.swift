@@ -36,6 +36,8 @@ public final class DiaryEngine: Sendable {
     package let environment: DiaryEnvironment
     package let configuration: Configuration
     package let principal: Principal
+    /// Writes in flight, so identical ones made at once by the same user are joined (``write(_:joining:body:)``).
+    private let writesInFlight = InFlightCalls<JoinedWrite, any Sendable>()
 
     package init(
         store: any DiaryStore, environment: DiaryEnvironment, configuration: Configuration, principal: Principal
@@ -116,6 +118,25 @@ public final class DiaryEngine: Sendable {
         }
     }
 
+    /// Writes as the signed-in user, joining an identical write still in flight: the same operation by the same
+    /// user with equal arguments (a double-tapped button) runs once, and every caller gets its result, as on
+    /// ``DiaryRepositories`` over HTTP. The same write made after the first has returned runs again.
+    /// - Parameters:
+    ///   - operation: The operation's name, as for ``write(_:_:)``.
+    ///   - arguments: Everything the caller passed that decides what the write does.
+    ///   - body: The write.
+    package func write<Result: Sendable>(
+        _ operation: String, joining arguments: any Hashable & Sendable...,
+        body: @escaping @Sendable (inout DiaryTransaction, User.ID) throws -> Result
+    ) async throws -> Result {
+        let key = JoinedWrite(operation: operation, actor: try requireUserID(), arguments: arguments)
+        let value = try await writesInFlight.run(key: key) { try await self.write(operation, body) }
+        guard let result = value as? Result else {
+            throw DiaryError(.server, "two writes named \(operation) return different types")
+        }
+        return result
+    }
+
     /// The time zone a user's days are counted in.
     package func timeZone(of userID: User.ID, in db: DiaryDatabase) -> TimeZone {
         db.users[userID]?.settings?.timeZoneIdentifier.flatMap(TimeZone.init(identifier:))
@@ -148,20 +169,31 @@ public final class DiaryEngine: Sendable {
         }
     }
 
-    /// Adds a notification when the recipient wants it and no block stands between them.
+    /// Adds a notification when the recipient wants it and may see who caused it.
+    ///
+    /// `actor` is `nil` when nobody caused it (a turn that passed because its holder left). An anonymous actor is
+    /// checked like anonymous content (``AccessPolicy/canSeeAnonymous(by:viewer:in:)``), never against the
+    /// recipient's user blocks, which would tell the recipient who acted.
     package func notify(
-        _ recipient: User.ID, _ kind: NotificationKind, actor: User.ID, anonymous: Bool = false,
+        _ recipient: User.ID, _ kind: NotificationKind, actor: User.ID?, anonymous: Bool = false,
         bookID: DiaryBook.ID? = nil, diaryID: Diary.ID? = nil, postID: Post.ID? = nil, commentID: Comment.ID? = nil,
         in transaction: inout DiaryTransaction
     ) {
         let db = transaction.database
         guard recipient != actor, let user = db.users[recipient],
-            (user.settings ?? UserSettings()).notifications.contains(kind),
-            !AccessPolicy.blockedEitherWay(recipient, actor, in: db)
+            (user.settings ?? UserSettings()).notifications.contains(kind)
         else { return }
+        if let actor {
+            let reachable =
+                anonymous
+                ? AccessPolicy.canSeeAnonymous(by: actor, viewer: recipient, in: db)
+                : !AccessPolicy.blockedEitherWay(recipient, actor, in: db)
+            guard reachable else { return }
+        }
         let record = NotificationRecord(
-            id: newID(), recipientID: recipient, kind: kind, actorID: anonymous ? nil : actor, bookID: bookID,
-            diaryID: diaryID, postID: postID, commentID: commentID, createdAt: now, isRead: false)
+            id: newID(), recipientID: recipient, kind: kind, actorID: anonymous ? nil : actor,
+            anonymousActorID: anonymous ? actor : nil, bookID: bookID, diaryID: diaryID, postID: postID,
+            commentID: commentID, createdAt: now, isRead: false)
         transaction.put(.notification(record))
     }
 }
@@ -181,5 +213,19 @@ package final class SessionContext: Sendable {
     package func set(_ session: StoredSession?) async throws {
         state.withLock { $0 = session }
         try await store.save(session)
+    }
+}
+
+/// What makes two writes identical: the operation, the user and the arguments.
+private struct JoinedWrite: Hashable, @unchecked Sendable {
+    // `AnyHashable` is not `Sendable`, but the only initializer takes `Sendable` arguments.
+    let operation: String
+    let actor: User.ID
+    let arguments: [AnyHashable]
+
+    init(operation: String, actor: User.ID, arguments: [any Hashable & Sendable]) {
+        self.operation = operation
+        self.actor = actor
+        self.arguments = arguments.map { AnyHashable($0) }
     }
 }

@@ -29,7 +29,8 @@ public struct DiaryNotification: Identifiable, Hashable, Sendable, Codable {
     public var recipientID: User.ID
     /// What happened.
     public var kind: NotificationKind
-    /// Who did it; `nil` when they acted anonymously.
+    /// Who did it; `nil` when they acted anonymously, or when nobody did (a turn that passed on because the writer
+    /// whose turn it was left the book).
     public var actor: AuthorSummary?
     /// The book concerned.
     public var bookID: DiaryBook.ID?

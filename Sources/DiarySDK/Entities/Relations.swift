@@ -12,6 +12,15 @@ public enum ReportTarget: Hashable, Sendable, Codable {
     case diary(Diary.ID)
 }
 
+/// A post or comment whose author a user can block from the content itself (``SocialRepository/blockAuthor(of:)``),
+/// which works for anonymous content without saying who wrote it.
+public enum AuthoredContent: Hashable, Sendable, Codable {
+    /// A post.
+    case post(Post.ID)
+    /// A comment or reply.
+    case comment(Comment.ID)
+}
+
 /// Why something is reported.
 public enum ReportReason: String, Hashable, Sendable, Codable, CaseIterable {
     /// Spam or advertising.

@@ -19,6 +19,10 @@ public struct PageRequest: Hashable, Sendable, Codable {
     /// The largest page size a backend serves.
     public static let maximumSize = 100
 
+    /// The largest page number a backend serves: any larger one at the largest size would start past the last
+    /// index an `Int` can hold, so the first item's offset, `(number - 1) × size`, can never overflow.
+    public static let maximumPageNumber = Int.max / maximumSize
+
     /// Where the page starts.
     public var position: Position
     /// How many items a page holds, 1…``maximumSize``.
@@ -58,14 +62,22 @@ public struct PageRequest: Hashable, Sendable, Codable {
         PageRequest(position: .number(number), size: size)
     }
 
-    /// Checks the size and page number.
-    /// - Throws: ``DiaryError`` `.invalidInput` on the `size` or `page` field.
+    /// Checks the size and page number: every backend calls this before cutting a page, so no page number can
+    /// make the offset arithmetic overflow.
+    /// - Throws: ``DiaryError`` `.invalidInput` on the `size` field (outside 1…``maximumSize``) or the `page` field
+    ///   (outside 1…``maximumPageNumber``).
     public func validate() throws {
         guard (1...Self.maximumSize).contains(size) else {
             throw DiaryError.invalid("size", .notAllowed, "page size must be 1…\(Self.maximumSize), got \(size)")
         }
-        if case .number(let number) = position, number < 1 {
-            throw DiaryError.invalid("page", .notAllowed, "page numbers start at 1, got \(number)")
+        if case .number(let number) = position {
+            guard number >= 1 else {
+                throw DiaryError.invalid("page", .notAllowed, "page numbers start at 1, got \(number)")
+            }
+            guard number <= Self.maximumPageNumber else {
+                throw DiaryError.invalid(
+                    "page", .notAllowed, "page numbers go up to \(Self.maximumPageNumber), got \(number)")
+            }
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 /// Community posts: publish, share an entry, the feed, search, likes.
 ///
-/// Anonymous posts never reveal their author to anyone else; a blocked user's posts and likes disappear for the
-/// blocker everywhere.
+/// Anonymous posts never reveal their author to anyone else, not even through where they came from; a blocked
+/// user's named posts and likes disappear for the blocker everywhere (see ``SocialRepository/block(_:)``).
 public protocol PostRepository: Sendable {
     /// Publishes a post.
     /// - Throws: `.invalidInput` (blank title or body, more than four images, another user's image).
@@ -45,7 +45,8 @@ public protocol CommentRepository: Sendable {
     /// Deletes one of the signed-in user's comments and its replies; the target's author may also delete comments on
     /// their own entry or post.
     func deleteComment(_ id: Comment.ID) async throws
-    /// The comment threads on a target, oldest first, leaving out comments by users with a block either way.
+    /// The comment threads on a target, oldest first, leaving out named comments by users with a block either way
+    /// and anonymous comments by authors the viewer blocked anonymously.
     func comments(on target: CommentTarget, page: PageRequest) async throws -> Page<CommentThread>
 }
 
@@ -62,14 +63,26 @@ public protocol SocialRepository: Sendable {
     func following(of userID: User.ID, page: PageRequest) async throws -> Page<User>
     /// How the signed-in user and another user are related.
     func relationship(with userID: User.ID) async throws -> Relationship
-    /// Blocks a user: follows between you end, and each of you disappears for the other.
+    /// Blocks a user: follows between you end, and each of you disappears for the other, with everything you wrote
+    /// under your names. Anonymous content stays: hiding it by who wrote it would say who wrote it (block the author
+    /// of an anonymous post or comment with ``blockAuthor(of:)`` instead).
     func block(_ userID: User.ID) async throws
     /// Lifts a block.
     func unblock(_ userID: User.ID) async throws
-    /// The users the signed-in user blocked, most recent first.
+    /// Blocks the author of a post or comment from the content itself.
+    ///
+    /// For named content this is ``block(_:)`` of its author. For someone else's anonymous content it hides that
+    /// author's anonymous posts, comments and notifications from you, now and later, without telling you who they
+    /// are: their named content, their profile and your ``blockedUsers(page:)`` stay as they were, and they are not
+    /// told. Blocking the same anonymous author again is harmless, even through content it already hides.
+    /// - Parameter content: The post or comment.
+    /// - Throws: `.notFound` for content you cannot see; `.invalidInput` on `content` for your own.
+    func blockAuthor(of content: AuthoredContent) async throws
+    /// The users the signed-in user blocked, most recent first (never an author blocked anonymously).
     func blockedUsers(page: PageRequest) async throws -> Page<User>
     /// Reports a user or a piece of content.
-    /// - Throws: `.invalidInput` for a too-long detail or `.other` with no detail; `.notFound` for an unknown target.
+    /// - Throws: `.invalidInput` for a too-long detail or `.other` with no detail; `.notFound` for a target that does
+    ///   not exist, is your own, or that you may not read (a private, hidden or book entry, or content a block hides).
     func report(_ target: ReportTarget, reason: ReportReason, detail: String) async throws -> Report
 }
 

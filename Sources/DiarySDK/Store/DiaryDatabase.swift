@@ -62,6 +62,10 @@ package struct DiaryDatabase: Sendable {
     package private(set) var followers: [User.ID: [User.ID: EdgeRecord]] = [:]
     package private(set) var blocks: [User.ID: [User.ID: EdgeRecord]] = [:]
     package private(set) var blockers: [User.ID: Set<User.ID>] = [:]
+    /// Viewer → the authors whose anonymous content they hid (by blocking the author of an anonymous post or comment).
+    package private(set) var anonymousBlocks: [User.ID: [User.ID: EdgeRecord]] = [:]
+    /// Author → the viewers who hid their anonymous content.
+    package private(set) var anonymousBlockers: [User.ID: Set<User.ID>] = [:]
     package private(set) var reports: [Report.ID: Report] = [:]
     package private(set) var notifications: [DiaryNotification.ID: NotificationRecord] = [:]
     package private(set) var notificationsByRecipient: [User.ID: Set<DiaryNotification.ID>] = [:]
@@ -75,7 +79,8 @@ package struct DiaryDatabase: Sendable {
         users.count + credentials.count + sessions.count + devices.values.reduce(0) { $0 + $1.count }
             + attachments.count + diaries.count + books.count + memberships.values.reduce(0) { $0 + $1.count }
             + posts.count + comments.count + likes.values.reduce(0) { $0 + $1.count }
-            + follows.values.reduce(0) { $0 + $1.count } + blocks.values.reduce(0) { $0 + $1.count } + reports.count
+            + follows.values.reduce(0) { $0 + $1.count } + blocks.values.reduce(0) { $0 + $1.count }
+            + anonymousBlocks.values.reduce(0) { $0 + $1.count } + reports.count
             + notifications.count + blogs.count
     }
 
@@ -99,6 +104,8 @@ package struct DiaryDatabase: Sendable {
             .map(StoreRecord.like)
         records += follows.values.flatMap(\.values).sorted { ($0.from, $0.to) < ($1.from, $1.to) }.map(StoreRecord.follow)
         records += blocks.values.flatMap(\.values).sorted { ($0.from, $0.to) < ($1.from, $1.to) }.map(StoreRecord.block)
+        records += anonymousBlocks.values.flatMap(\.values).sorted { ($0.from, $0.to) < ($1.from, $1.to) }
+            .map(StoreRecord.anonymousBlock)
         records += reports.values.sorted { $0.id < $1.id }.map(StoreRecord.report)
         records += notifications.values.sorted { $0.id < $1.id }.map(StoreRecord.notification)
         records += blogs.values.sorted { $0.id < $1.id }.map(StoreRecord.blog)
@@ -120,6 +127,7 @@ package struct DiaryDatabase: Sendable {
         case .like(let userID, let postID): likes[userID]?[postID].map(StoreRecord.like)
         case .follow(let from, let to): follows[from]?[to].map(StoreRecord.follow)
         case .block(let from, let to): blocks[from]?[to].map(StoreRecord.block)
+        case .anonymousBlock(let from, let to): anonymousBlocks[from]?[to].map(StoreRecord.anonymousBlock)
         case .report(let id): reports[id].map(StoreRecord.report)
         case .notification(let id): notifications[id].map(StoreRecord.notification)
         case .blog(let id): blogs[id].map(StoreRecord.blog)
@@ -271,6 +279,9 @@ extension DiaryDatabase {
         case .block(let edge):
             blocks[edge.from, default: [:]][edge.to] = edge
             blockers[edge.to, default: []].insert(edge.from)
+        case .anonymousBlock(let edge):
+            anonymousBlocks[edge.from, default: [:]][edge.to] = edge
+            anonymousBlockers[edge.to, default: []].insert(edge.from)
         case .report(let report):
             reports[report.id] = report
         case .notification(let notification):
@@ -346,6 +357,10 @@ extension DiaryDatabase {
             blocks[edge.from]?[edge.to] = nil
             if blocks[edge.from]?.isEmpty == true { blocks[edge.from] = nil }
             Self.remove(edge.from, from: &blockers, at: edge.to)
+        case .anonymousBlock(let edge):
+            anonymousBlocks[edge.from]?[edge.to] = nil
+            if anonymousBlocks[edge.from]?.isEmpty == true { anonymousBlocks[edge.from] = nil }
+            Self.remove(edge.from, from: &anonymousBlockers, at: edge.to)
         case .report(let report):
             reports[report.id] = nil
         case .notification(let notification):

@@ -128,7 +128,11 @@ package struct LikeRecord: Codable, Hashable, Sendable {
     }
 }
 
-/// A follow, or a block (the same shape: who → whom).
+/// A follow, a block, or an anonymous block (the same shape: who → whom).
+///
+/// An anonymous block (``StoreRecord/anonymousBlock(_:)``) is kept apart from user blocks: `from` blocked the author
+/// of one of `to`'s anonymous posts or comments without learning who it is, so it hides `to`'s anonymous content
+/// from `from` and nothing else, and is never listed by name.
 package struct EdgeRecord: Codable, Hashable, Sendable {
     package var from: User.ID
     package var to: User.ID
@@ -146,7 +150,11 @@ package struct NotificationRecord: Codable, Hashable, Sendable {
     package var id: DiaryNotification.ID
     package var recipientID: User.ID
     package var kind: NotificationKind
+    /// Who caused it, when they acted under their name.
     package var actorID: User.ID?
+    /// Who caused it, when they acted anonymously: never shown, only checked against the recipient's anonymous
+    /// blocks. `nil` in notifications stored before it was kept.
+    package var anonymousActorID: User.ID?
     package var bookID: DiaryBook.ID?
     package var diaryID: Diary.ID?
     package var postID: Post.ID?
@@ -154,11 +162,12 @@ package struct NotificationRecord: Codable, Hashable, Sendable {
     package var createdAt: Date
     package var isRead: Bool
 
-    package init(id: DiaryNotification.ID, recipientID: User.ID, kind: NotificationKind, actorID: User.ID?, bookID: DiaryBook.ID?, diaryID: Diary.ID?, postID: Post.ID?, commentID: Comment.ID?, createdAt: Date, isRead: Bool) {
+    package init(id: DiaryNotification.ID, recipientID: User.ID, kind: NotificationKind, actorID: User.ID?, anonymousActorID: User.ID? = nil, bookID: DiaryBook.ID?, diaryID: Diary.ID?, postID: Post.ID?, commentID: Comment.ID?, createdAt: Date, isRead: Bool) {
         self.id = id
         self.recipientID = recipientID
         self.kind = kind
         self.actorID = actorID
+        self.anonymousActorID = anonymousActorID
         self.bookID = bookID
         self.diaryID = diaryID
         self.postID = postID
@@ -184,6 +193,8 @@ package enum StoreRecord: Codable, Hashable, Sendable {
     case like(LikeRecord)
     case follow(EdgeRecord)
     case block(EdgeRecord)
+    /// `from` blocked the author of `to`'s anonymous content without learning who it is.
+    case anonymousBlock(EdgeRecord)
     case report(Report)
     case notification(NotificationRecord)
     case blog(Blog)
@@ -203,6 +214,7 @@ package enum StoreRecord: Codable, Hashable, Sendable {
         case .like(let value): .like(value.userID, value.postID)
         case .follow(let value): .follow(value.from, value.to)
         case .block(let value): .block(value.from, value.to)
+        case .anonymousBlock(let value): .anonymousBlock(value.from, value.to)
         case .report(let value): .report(value.id)
         case .notification(let value): .notification(value.id)
         case .blog(let value): .blog(value.id)
@@ -225,6 +237,7 @@ package enum RecordKey: Codable, Hashable, Sendable {
     case like(User.ID, Post.ID)
     case follow(User.ID, User.ID)
     case block(User.ID, User.ID)
+    case anonymousBlock(User.ID, User.ID)
     case report(Report.ID)
     case notification(DiaryNotification.ID)
     case blog(Blog.ID)

@@ -113,6 +113,14 @@ extension DiaryAPI {
             try await call.engine.unblock(try call.id("userID", User.self))
             return .noContent
         }
+        route(router, .put, "/v1/posts/:postID/author-block") { call in
+            try await call.engine.blockAuthor(of: .post(try call.id("postID", Post.self)))
+            return .noContent
+        }
+        route(router, .put, "/v1/comments/:commentID/author-block") { call in
+            try await call.engine.blockAuthor(of: .comment(try call.id("commentID", Comment.self)))
+            return .noContent
+        }
         route(router, .get, "/v1/me/blocked") { call in
             try .ok(try await call.engine.blockedUsers(page: try call.page()))
         }

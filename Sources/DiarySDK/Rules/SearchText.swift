@@ -1,0 +1,183 @@
+import Foundation
+
+/// What search compares: the text a reader sees, folded so that what a phone keyboard types finds what was written.
+///
+/// One folding function serves both sides, the indexed text and the query, so a variant folded on one side is
+/// always folded the same way on the other.
+package enum SearchText {
+    /// The text a post is found by: its title, its readable body and its tags, folded.
+    ///
+    /// Imported blog posts keep the HTML their feed gave; their body is searched as a reader sees it (markup
+    /// removed, entities decoded). Posts written in the app are plain text, so a `<` in them is just a character.
+    package static func searchable(_ post: PostRecord) -> String {
+        let body: String
+        if case .blog = post.source { body = readable(html: post.body) } else { body = post.body }
+        return fold(post.title + "\n" + body + "\n" + post.tags.joined(separator: " "))
+    }
+
+    /// The words of a query, folded.
+    package static func words(of query: String) -> [String] {
+        fold(query).split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    /// Lowercased, without diacritics, with the typographic variants of ASCII punctuation a keyboard may produce
+    /// (curly apostrophes and quotes, dashes, the ellipsis, non-breaking and ideographic spaces, full-width forms)
+    /// turned into the plain characters, and invisible formatting characters removed.
+    /// - Complexity: O(n) in the length of `text`.
+    package static func fold(_ text: String) -> String {
+        var plain = String.UnicodeScalarView()
+        plain.reserveCapacity(text.unicodeScalars.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x2018, 0x2019, 0x201A, 0x201B, 0x2032, 0x2035, 0x02BC, 0x02B9, 0x00B4, 0x0060:
+                plain.append("'")
+            case 0x201C, 0x201D, 0x201E, 0x201F, 0x2033, 0x2036:
+                plain.append("\"")
+            case 0x2010...0x2015, 0x2212, 0xFE58, 0xFE63:
+                plain.append("-")
+            case 0x2026:
+                plain.append(contentsOf: "...".unicodeScalars)
+            case 0x00A0, 0x2000...0x200A, 0x202F, 0x205F, 0x3000:
+                plain.append(" ")
+            case 0x00AD, 0x200B, 0x2060, 0xFEFF:
+                continue
+            case 0xFF01...0xFF5E:
+                // Full-width ASCII: the same character 0xFEE0 lower.
+                plain.append(Unicode.Scalar(scalar.value - 0xFEE0)!)
+            default:
+                plain.append(scalar)
+            }
+        }
+        return String(plain).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// The text of an HTML fragment as a reader sees it: tags removed (with the contents of `script` and `style`),
+    /// comments removed, character references decoded, and a space where a block-level tag separated words.
+    /// A `<` that does not start a tag stays a character.
+    /// - Complexity: O(n) in the length of `html`.
+    package static func readable(html: String) -> String {
+        let scalars = Array(html.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        out.reserveCapacity(scalars.count)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "<", let tag = Tag(scalars, at: index) {
+                if !inlineElements.contains(tag.name) { out.append(" ") }
+                index = tag.end
+                if !tag.isClosing, tag.name == "script" || tag.name == "style" {
+                    index = endOfRawText(tag.name, in: scalars, from: index)
+                }
+            } else if scalar == "&", let (decoded, end) = reference(in: scalars, at: index) {
+                out.append(decoded)
+                index = end
+            } else {
+                out.append(scalar)
+                index += 1
+            }
+        }
+        return String(out)
+    }
+
+    // MARK: - Helpers
+
+    /// Elements that sit inside a word's run of text; any other tag separates words.
+    private static let inlineElements: Set<String> = [
+        "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "del", "dfn", "em", "font", "i", "ins", "kbd", "mark",
+        "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var",
+    ]
+
+    /// A tag, comment or declaration starting at a `<`.
+    private struct Tag {
+        /// The lowercased element name (empty for comments and declarations).
+        var name: String
+        var isClosing: Bool
+        /// Just past the closing `>`.
+        var end: Int
+
+        init?(_ scalars: [Unicode.Scalar], at start: Int) {
+            var index = start + 1
+            guard index < scalars.count else { return nil }
+            if scalars[index] == "!" || scalars[index] == "?" {
+                let isComment = index + 2 < scalars.count && scalars[index + 1] == "-" && scalars[index + 2] == "-"
+                name = ""
+                isClosing = false
+                if isComment {
+                    index += 3
+                    while index + 2 < scalars.count
+                        && !(scalars[index] == "-" && scalars[index + 1] == "-" && scalars[index + 2] == ">")
+                    {
+                        index += 1
+                    }
+                    end = min(scalars.count, index + 3)
+                } else {
+                    while index < scalars.count && scalars[index] != ">" { index += 1 }
+                    end = min(scalars.count, index + 1)
+                }
+                return
+            }
+            isClosing = scalars[index] == "/"
+            if isClosing { index += 1 }
+            guard index < scalars.count, scalars[index].properties.isAlphabetic, scalars[index].isASCII else { return nil }
+            var name = String.UnicodeScalarView()
+            while index < scalars.count, scalars[index].isASCII,
+                scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]) || scalars[index] == "-"
+            {
+                name.append(scalars[index])
+                index += 1
+            }
+            self.name = String(name).lowercased()
+            // Skip the attributes to the `>`, which may appear inside a quoted value.
+            var quote: Unicode.Scalar?
+            while index < scalars.count {
+                let scalar = scalars[index]
+                if let open = quote {
+                    if scalar == open { quote = nil }
+                } else if scalar == "\"" || scalar == "'" {
+                    quote = scalar
+                } else if scalar == ">" {
+                    break
+                }
+                index += 1
+            }
+            end = min(scalars.count, index + 1)
+        }
+    }
+
+    /// Just past the `</name>` that ends a raw-text element, or the end of the text.
+    private static func endOfRawText(_ name: String, in scalars: [Unicode.Scalar], from start: Int) -> Int {
+        var index = start
+        while index < scalars.count {
+            if scalars[index] == "<", let tag = Tag(scalars, at: index), tag.isClosing, tag.name == name { return tag.end }
+            index += 1
+        }
+        return scalars.count
+    }
+
+    /// A character reference (`&amp;`, `&#8217;`, `&#x2019;`) at `start`: the character and the index past the `;`.
+    private static func reference(in scalars: [Unicode.Scalar], at start: Int) -> (Unicode.Scalar, Int)? {
+        var index = start + 1
+        var body = String.UnicodeScalarView()
+        while index < scalars.count, index - start <= 32, scalars[index] != ";" {
+            guard scalars[index].isASCII, scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index])
+                || scalars[index] == "#"
+            else { return nil }
+            body.append(scalars[index])
+            index += 1
+        }
+        guard index < scalars.count, scalars[index] == ";", !body.isEmpty else { return nil }
+        let text = String(body)
+        var value: UInt32?
+        if text.hasPrefix("#x") || text.hasPrefix("#X") {
+            value = UInt32(text.dropFirst(2), radix: 16)
+        } else if text.hasPrefix("#") {
+            value = UInt32(text.dropFirst())
+        } else {
+            value = FeedHTMLEntities.table[text]
+        }
+        guard var code = value else { return nil }
+        if (0x80...0x9F).contains(code) { code = FeedHTMLEntities.windows1252C1[Int(code - 0x80)] }
+        guard let decoded = Unicode.Scalar(code), code != 0 else { return nil }
+        return (decoded, index + 1)
+    }
+}
