@@ -15,7 +15,8 @@ public struct FeedParser: Sendable {
         public var maxBytes: Int
         /// The deepest element nesting accepted (default 64). Deeper input fails with `.tooDeep`.
         public var maxDepth: Int
-        /// Stop after this many items (`nil` = all). XML parsing is aborted as soon as the limit is reached.
+        /// Stop after this many items (`nil` = all). Nothing past the limit is built into the feed; the XML parser
+        /// still reads to the end of the document, because stopping it from inside its callbacks is not safe.
         public var maxItems: Int?
 
         /// Creates a configuration.
@@ -127,7 +128,7 @@ public struct FeedParser: Sendable {
                                               message: "Parsing stopped after \(builder.completedItems) items (maxItems)"))
         }
         let failed = (builder.failed || !succeeded || parser.parserError != nil) && !builder.stoppedAtMaxItems
-        let underlying = parser.parserError.map { FeedUnderlyingError($0) }
+        let underlying = (builder.firstError ?? parser.parserError).map { FeedUnderlyingError($0) }
         guard let root = tree?.root else {
             throw FeedParsingError(.malformedXML, "No root element could be read" + (underlying.map { ": \($0.description)" } ?? ""),
                                    line: builder.errorLine, column: builder.errorColumn, underlying: underlying)
