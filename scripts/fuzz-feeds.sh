@@ -11,6 +11,9 @@
 # (-timeout) or running out of memory ends the run with a non-zero status and leaves the input in Fuzz/artifacts/
 # (gitignored). Reproduce one with:  .build/fuzz/feed-parser-fuzz-Onone Fuzz/artifacts/crash-…
 #
+# FUZZ_CORPUS=DIR keeps the inputs the run finds in DIR (for example .build/fuzz/corpus) for the next run to start from;
+# by default they go to a temporary directory that is removed.
+#
 # FUZZ_OPTIMIZATION=-O builds an optimised target (about three times the inputs per second, three times the compile
 # time): worth it for long runs. The default, -Onone, compiles fastest, for the short run in scripts/test.sh.
 set -euo pipefail
@@ -55,14 +58,15 @@ fi
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/corpus" "$work/feeds"
+corpus="${FUZZ_CORPUS:-$work/corpus}"
+mkdir -p "$corpus" "$work/feeds"
 cp -R "$feeds/." "$work/feeds/"
 
 echo "==> Fuzzing the feed parser ($budget)"
 status=0
 # Leak checking is off: Foundation and libxml2 keep process-wide caches that LeakSanitizer reports at exit.
 ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" "$binary" "$budget" -max_len=65536 -timeout=30 -rss_limit_mb=2048 \
-  -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" "$work/corpus" "$work/feeds" Fuzz/FeedParserFuzz/seeds || status=$?
+  -artifact_prefix="$artifacts/" -print_final_stats=1 "$@" "$corpus" "$work/feeds" Fuzz/FeedParserFuzz/seeds || status=$?
 if [ "$status" -ne 0 ]; then
   echo "error: the feed parser fuzz target failed (status $status); the input is in $artifacts/" >&2
 fi
