@@ -135,6 +135,29 @@ struct FeedParserBehaviourTests {
         #expect(atp.feed.items.count == 2)
     }
 
+    @Test("maxItems gives the first N items when end tags hide in CDATA and comments, items nest or carry a prefix")
+    func maxItemsWithMisleadingEndTags() throws {
+        func rss(_ items: String) -> String { "<rss version=\"2.0\"><channel><title>T</title>\(items)</channel></rss>" }
+        let cases: [(String, [String?])] = [
+            (rss("<item><title>1</title><description><![CDATA[</item></item>]]></description></item><!-- </item> -->"
+                 + "<item><title>2</title></item><item><title>3</title></item>"), ["1", "2"]),
+            (rss("<item><title>1</title><x><item>nested</item><entry/></x></item><item><title>2</title></item >"
+                 + "<item><title>3</title></item>"), ["1", "2"]),
+            ("<a:feed xmlns:a=\"http://www.w3.org/2005/Atom\"><a:title>T</a:title><a:entry><a:title>1</a:title></a:entry>"
+             + "<a:entry><a:title>2</a:title></a:entry><a:entry><a:title>3</a:title></a:entry></a:feed>", ["1", "2"]),
+            (rss("<item><title>1</title></item>"), ["1"]),
+        ]
+        for (xml, expected) in cases {
+            let result = try parse(xml, configuration: .init(maxItems: 2))
+            #expect(result.feed.items.map(\.title) == expected, "\(xml)")
+            #expect(result.diagnostics.contains { $0.kind == "maxItems" } == (expected.count == 2), "\(xml)")
+            #expect(!result.wasRepaired, "\(xml)")
+            // Whatever follows the limit's last item is never looked at, even when it breaks the document.
+            let broken = try parse(xml + "<item><title>x</tit></channel>", configuration: .init(maxItems: 2))
+            if expected.count == 2 { #expect(broken == result, "\(xml)") }
+        }
+    }
+
     @Test("a truncated document keeps the items parsed before the cut and says so")
     func truncatedDocumentRecovery() throws {
         let data = try FeedFixtures.data("real/rsparser__atp.rss")

@@ -59,7 +59,7 @@ extension FeedEncoding {
         let target = chosen ?? ("utf-8", .utf8)
         // Plain UTF-8 (the common case) is validated in place and used as it is: no transcoding, no copies.
         if target.encoding == .utf8, bytes.withUnsafeBufferPointer({ isValidUTF8(UnsafeBufferPointer(rebasing: $0[start...])) }) {
-            let normalized = normalizedStart(bytes, from: start)
+            let normalized = normalizedStart(bytes, from: start, diagnostics: &diagnostics)
             let isInput = start == 0 && normalized.withUnsafeBufferPointer { a in bytes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
             return Decoded(bytes: normalized, encoding: target.name, diagnostics: diagnostics, isInput: isInput)
         }
@@ -98,42 +98,36 @@ extension FeedEncoding {
             diagnostics.append(FeedDiagnostic(kind: "encodingErrors", severity: .repaired,
                                               message: "\(badLines) lines contained bytes that are not valid \(target.name); they were replaced with U+FFFD"))
         }
-        return Decoded(bytes: normalizedStart(utf8, from: 0), encoding: name, diagnostics: diagnostics)
+        let normalized = normalizedStart(utf8, from: 0, diagnostics: &diagnostics)
+        return Decoded(bytes: normalized, encoding: name, diagnostics: diagnostics)
     }
 
     /// `bytes[from...]` without a BOM that survived transcoding or leading whitespace (an XML declaration must come
-    /// first), and with a leading XML declaration rewritten to UTF-8. Returns `bytes` itself when nothing changes.
-    static func normalizedStart(_ bytes: [UInt8], from start: Int) -> [UInt8] {
+    /// first), and with a leading XML declaration replaced by the UTF-8 one, whether or not it was terminated (an
+    /// unterminated one is reported in `diagnostics`). Returns `bytes` itself when nothing changes.
+    static func normalizedStart(_ bytes: [UInt8], from start: Int, diagnostics: inout [FeedDiagnostic]) -> [UInt8] {
         var head = start
         if bytes.count - head >= 3, bytes[head] == 0xEF, bytes[head + 1] == 0xBB, bytes[head + 2] == 0xBF { head += 3 }
-        while head < bytes.count, bytes[head] == 0x20 || bytes[head] == 0x09 || bytes[head] == 0x0A || bytes[head] == 0x0D { head += 1 }
-        // A declaration that already reads exactly as the rewritten one is kept (the rewrite would copy the document).
-        if let end = declarationEnd(bytes[head...]), !bytes[head..<end].elementsEqual(utf8Declaration) {
-            var out: [UInt8] = []
-            out.reserveCapacity(utf8Declaration.count + bytes.count - end)
-            out.append(contentsOf: utf8Declaration)
-            out.append(contentsOf: bytes[end...])
-            return out
+        while head < bytes.count, FeedXMLDeclaration.isBlank(bytes[head]) { head += 1 }
+        guard let declaration = FeedXMLDeclaration.find(in: bytes[head...]) else {
+            return head == 0 ? bytes : Array(bytes[head...])
         }
-        return head == 0 ? bytes : Array(bytes[head...])
+        if !declaration.isTerminated {
+            diagnostics.append(FeedDiagnostic(kind: "unterminatedDeclaration", severity: .repaired,
+                                              message: "The XML declaration is not closed by \"?>\"; it was replaced by a UTF-8 declaration"))
+        }
+        // A declaration that already reads exactly as the rewritten one is kept (the rewrite would copy the document).
+        if bytes[declaration.range].elementsEqual(utf8Declaration) {
+            return head == 0 ? bytes : Array(bytes[head...])
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8Declaration.count + bytes.count - declaration.range.upperBound)
+        out.append(contentsOf: utf8Declaration)
+        out.append(contentsOf: bytes[declaration.range.upperBound...])
+        return out
     }
 
     static let utf8Declaration: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>".utf8)
-
-    /// The index after the `?>` of an XML declaration at the start of `bytes` (searched within its first 1,024 bytes).
-    static func declarationEnd(_ bytes: ArraySlice<UInt8>) -> Int? {
-        let s = bytes.startIndex
-        guard bytes.count > 7, bytes[s] == UInt8(ascii: "<"), bytes[s + 1] == UInt8(ascii: "?"), bytes[s + 2] == UInt8(ascii: "x"),
-              bytes[s + 3] == UInt8(ascii: "m"), bytes[s + 4] == UInt8(ascii: "l"),
-              bytes[s + 5] == 0x20 || bytes[s + 5] == 0x09 || bytes[s + 5] == 0x0A || bytes[s + 5] == 0x0D
-        else { return nil }
-        var index = 5
-        while index + 1 < bytes.count, index < 1_024 {
-            if bytes[s + index] == UInt8(ascii: "?"), bytes[s + index + 1] == UInt8(ascii: ">") { return s + index + 2 }
-            index += 1
-        }
-        return nil
-    }
 
     /// Whether `bytes` is well-formed UTF-8 (Unicode 15, table 3-7: no overlong forms, surrogates or values past
     /// U+10FFFF), checking ASCII eight bytes at a time.

@@ -73,57 +73,9 @@ enum FeedEncoding {
         return FeedText.trimmed(name.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"'")))
     }
 
-    /// The `encoding` pseudo-attribute of an ASCII-compatible XML declaration, if any.
+    /// The `encoding` pseudo-attribute of an ASCII-compatible XML declaration at the start (after whitespace), if
+    /// any; the declaration need not be terminated (see ``FeedXMLDeclaration``).
     static func declaredEncoding(_ bytes: ArraySlice<UInt8>) -> String? {
-        let head = bytes.prefix(512)
-        if head.starts(with: xmlDeclarationStart) { return declaredEncodingAtStart(head) }
-        // Without "<?xml" anywhere in the head the string search below cannot find a declaration either.
-        guard head.indices.contains(where: { head[$0...].starts(with: xmlDeclarationStart) }) else { return nil }
-        guard let text = String(bytes: head, encoding: .isoLatin1) else { return nil }
-        guard let declStart = text.range(of: "<?xml"), let declEnd = text.range(of: "?>", range: declStart.upperBound..<text.endIndex)
-        else { return nil }
-        if text[text.startIndex..<declStart.lowerBound].contains(where: { !$0.isWhitespace }) { return nil }
-        let decl = text[declStart.upperBound..<declEnd.lowerBound]
-        guard let encodingKey = decl.range(of: "encoding") else { return nil }
-        var rest = decl[encodingKey.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
-        rest = rest.dropFirst()
-        let value = rest.prefix { $0 != quote }
-        return value.isEmpty ? nil : String(value)
-    }
-
-    static let xmlDeclarationStart: [UInt8] = Array("<?xml".utf8)
-
-    /// ``declaredEncoding(_:)`` for the usual document that starts with `<?xml`, on the bytes (every Latin-1 byte is
-    /// one character, so byte searches find what the string searches find).
-    private static func declaredEncodingAtStart(_ head: ArraySlice<UInt8>) -> String? {
-        let b = Array(head)
-        func find(_ literal: StaticString, from: Int, to end: Int) -> Int? {
-            let count = literal.utf8CodeUnitCount
-            guard end - from >= count else { return nil }
-            return literal.withUTF8Buffer { lit in
-                candidates: for i in from...(end - count) where b[i] == lit[0] {
-                    for k in 1..<count where b[i + k] != lit[k] { continue candidates }
-                    return i
-                }
-                return nil
-            }
-        }
-        guard let declEnd = find("?>", from: 5, to: b.count) else { return nil }
-        guard let key = find("encoding", from: 5, to: declEnd) else { return nil }
-        var i = key + 8
-        while i < declEnd, b[i] == 0x20 || b[i] == UInt8(ascii: "=") || b[i] == 0x09 || b[i] == 0x0A || b[i] == 0x0D {
-            if b[i] == 0x0D, i + 1 < declEnd, b[i + 1] == 0x0A { break } // "\r\n" is one Character, not skipped
-            i += 1
-        }
-        guard i < declEnd, b[i] == UInt8(ascii: "\"") || b[i] == UInt8(ascii: "'") else { return nil }
-        let quote = b[i]
-        let start = i + 1
-        var end = start
-        while end < declEnd, b[end] != quote { end += 1 }
-        guard end > start else { return nil }
-        var value = ""
-        for byte in b[start..<end] { value.unicodeScalars.append(Unicode.Scalar(byte)) }
-        return value
+        FeedXMLDeclaration.find(in: bytes)?.encoding
     }
 }

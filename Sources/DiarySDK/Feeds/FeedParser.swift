@@ -15,7 +15,8 @@ public struct FeedParser: Sendable {
         public var maxBytes: Int
         /// The deepest element nesting accepted (default 64). Deeper input fails with `.tooDeep`.
         public var maxDepth: Int
-        /// Stop after this many items (`nil` = all). XML parsing is aborted as soon as the limit is reached.
+        /// Stop after this many items (`nil` = all). Nothing past the limit is built into the feed; the XML parser
+        /// still reads to the end of the document, because stopping it from inside its callbacks is not safe.
         public var maxItems: Int?
 
         /// Creates a configuration.
@@ -96,55 +97,5 @@ public struct FeedParser: Sendable {
             throw FeedParsingError(.io, "Cannot read \(fileURL.path): \(error.localizedDescription)", underlying: FeedUnderlyingError(error))
         }
         return try parse(data, documentURL: documentURL)
-    }
-
-    /// - Parameters:
-    ///   - bytes: The document as UTF-8.
-    ///   - original: The caller's `Data` when `bytes` are exactly its contents: if the repair pass changes nothing,
-    ///     XMLParser reads it instead of a copy.
-    func parseXML(_ bytes: [UInt8], original: Data? = nil, documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
-        let repaired = try FeedMarkupRepair.repair(bytes)
-        diagnostics += repaired.diagnostics
-        let unchanged = bytes.withUnsafeBufferPointer { a in repaired.bytes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
-        let input = unchanged ? original ?? repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) }
-                              : repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) }
-        let parser = XMLParser(data: input)
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = true
-        parser.shouldResolveExternalEntities = false
-        let builder = FeedXMLTreeBuilder(documentURL: documentURL, maxDepth: configuration.maxDepth, maxItems: configuration.maxItems,
-                                         expectedBytes: repaired.bytes.count)
-        parser.delegate = builder
-        let succeeded = parser.parse()
-        let tree = builder.finish()
-        parser.delegate = nil
-        if builder.exceededDepth {
-            throw FeedParsingError(.tooDeep, "Elements nest deeper than the limit of \(configuration.maxDepth)",
-                                   line: builder.errorLine, column: builder.errorColumn)
-        }
-        if builder.stoppedAtMaxItems {
-            diagnostics.append(FeedDiagnostic(kind: "maxItems", severity: .info,
-                                              message: "Parsing stopped after \(builder.completedItems) items (maxItems)"))
-        }
-        let failed = (builder.failed || !succeeded || parser.parserError != nil) && !builder.stoppedAtMaxItems
-        let underlying = parser.parserError.map { FeedUnderlyingError($0) }
-        guard let root = tree?.root else {
-            throw FeedParsingError(.malformedXML, "No root element could be read" + (underlying.map { ": \($0.description)" } ?? ""),
-                                   line: builder.errorLine, column: builder.errorColumn, underlying: underlying)
-        }
-        var mapper = FeedXMLMapper()
-        let feed = try mapper.map(root: root)
-        diagnostics += mapper.diagnostics
-        if failed {
-            let where_ = builder.errorLine.map { " at line \($0), column \(builder.errorColumn ?? 0)" } ?? ""
-            guard builder.completedItems > 0 || builder.completedShallowElements > 0 else {
-                throw FeedParsingError(.malformedXML, "The XML is not well-formed\(where_) and nothing usable precedes the error",
-                                       line: builder.errorLine, column: builder.errorColumn, underlying: underlying)
-            }
-            diagnostics.append(FeedDiagnostic(kind: "malformedXML", severity: .repaired,
-                                              message: "The XML is not well-formed\(where_); kept the \(feed.items.count) items parsed before the error",
-                                              line: builder.errorLine))
-        }
-        return feed
     }
 }

@@ -5,6 +5,11 @@ import FoundationXML
 
 /// XMLParser delegate that builds a ``FeedXMLTree``, enforcing the depth and item limits.
 ///
+/// The builder never calls back into the parser to stop it (`abortParsing()` from inside a libxml2 callback frees the
+/// parser's input while libxml2 is still using it: a crash when it happens during an encoding switch). Once the tree is
+/// complete (depth or item limit, or the first parse error) it ignores the remaining events and libxml2, which runs in
+/// recovery mode, reads on to the end of the document.
+///
 /// Every callback makes one call into ``State`` (a struct), so the class's storage is accessed once per event; the
 /// state appends to flat arrays and the text buffer and allocates nothing per element beyond what XMLParser hands in.
 final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
@@ -29,6 +34,8 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     var stoppedAtMaxItems: Bool { state.stoppedAtMaxItems }
     var exceededDepth: Bool { state.exceededDepth }
     var failed: Bool { state.failed }
+    /// The first parse error XMLParser reported (its `parserError` is the last one).
+    var firstError: Error? { state.firstError }
     var errorLine: Int? { state.errorLine }
     var errorColumn: Int? { state.errorColumn }
     /// Elements still open when parsing stopped (non-zero after a truncated document).
@@ -40,6 +47,7 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String) {
+        guard !state.stopped else { return }
         state.pendingDeclarations.append((prefix, namespaceURI))
     }
 
@@ -48,12 +56,11 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
         if !state.startElement(elementName, namespaceURI: namespaceURI, qualifiedName: qName, attributes: attributeDict,
                                line: parser.lineNumber) {
             state.errorColumn = parser.columnNumber
-            parser.abortParsing()
         }
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        if !state.endElement() { parser.abortParsing() }
+        state.endElement()
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -65,14 +72,14 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-        if state.errorLine == nil {
-            state.errorLine = parser.lineNumber
-            state.errorColumn = parser.columnNumber
-        }
         // libxml2 keeps going in recovery mode (and XMLParser may even return true); freeze the tree here so
-        // that only content before the first error is used.
+        // that only content before the first error is used. Errors after a stop are the rest of the document's.
+        guard !state.stopped else { return }
+        state.errorLine = parser.lineNumber
+        state.errorColumn = parser.columnNumber
+        state.firstError = parseError
         state.failed = true
-        parser.abortParsing()
+        state.stopped = true
     }
 
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
@@ -115,6 +122,9 @@ extension FeedXMLTreeBuilder {
         var stoppedAtMaxItems = false
         var exceededDepth = false
         var failed = false
+        /// Set with `failed`, `exceededDepth` or `stoppedAtMaxItems`: every later event is ignored.
+        var stopped = false
+        var firstError: Error?
         var errorLine: Int?
         var errorColumn: Int?
 
@@ -134,12 +144,13 @@ extension FeedXMLTreeBuilder {
             return nil
         }
 
-        /// Records a start tag; returns `false` when the depth limit is exceeded (parsing must stop).
+        /// Records a start tag; returns `false` when it exceeds the depth limit (the tree is then complete).
         mutating func startElement(_ elementName: String, namespaceURI: String?, qualifiedName qName: String?,
                                    attributes attributeDict: [String: String], line: Int) -> Bool {
-            guard !failed else { return true }
+            guard !stopped else { return true }
             if stack.count >= maxDepth {
                 exceededDepth = true
+                stopped = true
                 errorLine = line
                 return false
             }
@@ -258,9 +269,9 @@ extension FeedXMLTreeBuilder {
             attributes.append(.init(qualifiedName: key, localName: name, namespace: lookup(prefix) ?? "", value: value))
         }
 
-        /// Records an end tag; returns `false` when the item limit is reached (parsing must stop).
-        mutating func endElement() -> Bool {
-            guard !failed, let (index, _) = stack.popLast() else { return true }
+        /// Records an end tag; the tree is complete once the item limit is reached.
+        mutating func endElement() {
+            guard !stopped, let (index, _) = stack.popLast() else { return }
             let depth = stack.count + 1
             elements[Int(index)].textEnd = textCount
             while let last = scopes.last, last.depth >= depth, scopes.count > 1 {
@@ -274,21 +285,20 @@ extension FeedXMLTreeBuilder {
                     completedItems += 1
                     if let maxItems, completedItems >= maxItems {
                         stoppedAtMaxItems = true
-                        return false
+                        stopped = true
                     }
                 }
             }
-            return true
         }
 
         mutating func appendText(_ string: String) {
-            guard !stack.isEmpty, !failed else { return }
+            guard !stack.isEmpty, !stopped else { return }
             var string = string
             string.withUTF8 { appendBytes($0) }
         }
 
         mutating func appendText(_ data: Data) {
-            guard !stack.isEmpty, !failed else { return }
+            guard !stack.isEmpty, !stopped else { return }
             data.withUnsafeBytes { appendBytes($0.bindMemory(to: UInt8.self)) }
         }
 

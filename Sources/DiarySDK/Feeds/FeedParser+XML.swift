@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+extension FeedParser {
+    typealias XMLRun = (parser: XMLParser, builder: FeedXMLTreeBuilder, tree: FeedXMLTree?, succeeded: Bool)
+
+    /// - Parameters:
+    ///   - bytes: The document as UTF-8.
+    ///   - original: The caller's `Data` when `bytes` are exactly its contents: if the repair pass changes nothing,
+    ///     XMLParser reads it instead of a copy.
+    func parseXML(_ bytes: [UInt8], original: Data? = nil, documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
+        let repaired = try FeedMarkupRepair.repair(bytes)
+        diagnostics += repaired.diagnostics
+        func wholeDocument() -> Data {
+            let unchanged = bytes.withUnsafeBufferPointer { a in repaired.bytes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+            return unchanged ? original ?? repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) }
+                             : repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) }
+        }
+        // With an item limit, the document up to the limit's last item is parsed first: XMLParser cannot be stopped
+        // from its callbacks, and when the tree is complete within that prefix, the whole document would give the
+        // same tree (every later event is ignored). Otherwise (the cut was early, or an error came first) the whole
+        // document is parsed.
+        var run: XMLRun?
+        if let maxItems = configuration.maxItems, let cut = Self.itemLimitEnd(repaired.bytes, items: maxItems) {
+            let prefix = repaired.bytes.withUnsafeBufferPointer { Data(buffer: UnsafeBufferPointer(rebasing: $0[..<cut])) }
+            let attempt = runXMLParser(prefix, documentURL: documentURL, expectedBytes: cut)
+            if attempt.builder.stoppedAtMaxItems { run = attempt }
+        }
+        let (parser, builder, tree, succeeded) = run ?? runXMLParser(wholeDocument(), documentURL: documentURL, expectedBytes: repaired.bytes.count)
+        if builder.exceededDepth {
+            throw FeedParsingError(.tooDeep, "Elements nest deeper than the limit of \(configuration.maxDepth)",
+                                   line: builder.errorLine, column: builder.errorColumn)
+        }
+        if builder.stoppedAtMaxItems {
+            diagnostics.append(FeedDiagnostic(kind: "maxItems", severity: .info,
+                                              message: "Parsing stopped after \(builder.completedItems) items (maxItems)"))
+        }
+        let failed = (builder.failed || !succeeded || parser.parserError != nil) && !builder.stoppedAtMaxItems
+        let underlying = (builder.firstError ?? parser.parserError).map { FeedUnderlyingError($0) }
+        guard let root = tree?.root else {
+            throw FeedParsingError(.malformedXML, "No root element could be read" + (underlying.map { ": \($0.description)" } ?? ""),
+                                   line: builder.errorLine, column: builder.errorColumn, underlying: underlying)
+        }
+        var mapper = FeedXMLMapper()
+        let feed = try mapper.map(root: root)
+        diagnostics += mapper.diagnostics
+        if failed {
+            let where_ = builder.errorLine.map { " at line \($0), column \(builder.errorColumn ?? 0)" } ?? ""
+            guard builder.completedItems > 0 || builder.completedShallowElements > 0 else {
+                throw FeedParsingError(.malformedXML, "The XML is not well-formed\(where_) and nothing usable precedes the error",
+                                       line: builder.errorLine, column: builder.errorColumn, underlying: underlying)
+            }
+            diagnostics.append(FeedDiagnostic(kind: "malformedXML", severity: .repaired,
+                                              message: "The XML is not well-formed\(where_); kept the \(feed.items.count) items parsed before the error",
+                                              line: builder.errorLine))
+        }
+        return feed
+    }
+
+    /// Runs XMLParser over `input` into a new tree builder.
+    private func runXMLParser(_ input: Data, documentURL: URL?, expectedBytes: Int) -> XMLRun {
+        let parser = XMLParser(data: input)
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        parser.shouldResolveExternalEntities = false
+        let builder = FeedXMLTreeBuilder(documentURL: documentURL, maxDepth: configuration.maxDepth, maxItems: configuration.maxItems,
+                                         expectedBytes: expectedBytes)
+        parser.delegate = builder
+        let succeeded = parser.parse()
+        let tree = builder.finish()
+        parser.delegate = nil
+        return (parser, builder, tree, succeeded)
+    }
+
+    /// The index just past the `items`-th end tag named `item` or `entry` (any prefix), or `nil` when the document has
+    /// fewer (or the limit is not positive). Only a guess at where the tree will be complete: end tags inside CDATA
+    /// or comments, or of nested items, make it early, and the caller then parses the whole document.
+    static func itemLimitEnd(_ bytes: [UInt8], items: Int) -> Int? {
+        guard items > 0 else { return nil }
+        var seen = 0
+        var i = 0
+        let n = bytes.count
+        while i + 1 < n {
+            guard bytes[i] == UInt8(ascii: "<"), bytes[i + 1] == UInt8(ascii: "/") else {
+                i += 1
+                continue
+            }
+            var end = i + 2
+            var localStart = end
+            while end < n, bytes[end] != UInt8(ascii: ">"), !FeedXMLDeclaration.isBlank(bytes[end]), bytes[end] != UInt8(ascii: "<") {
+                if bytes[end] == UInt8(ascii: ":") { localStart = end + 1 }
+                end += 1
+            }
+            let name = bytes[localStart..<end]
+            if name.elementsEqual("item".utf8) || name.elementsEqual("entry".utf8) {
+                while end < n, FeedXMLDeclaration.isBlank(bytes[end]) { end += 1 }
+                if end < n, bytes[end] == UInt8(ascii: ">") {
+                    seen += 1
+                    if seen == items { return end + 1 < n ? end + 1 : nil }
+                }
+            }
+            i = max(end, i + 2)
+        }
+        return nil
+    }
+}
