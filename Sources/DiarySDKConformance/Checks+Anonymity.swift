@@ -108,6 +108,19 @@ extension ConformanceSuite {
             try expectEqual(try await alice.sdk.posts.post(alicesPost.id).commentCount, 0)
             try await alice.sdk.social.blockAuthor(of: .comment(comment.id))  // hidden now, but still hers to block
         },
+        ConformanceCheck("anonymity", "anAuthorWhoWithdrawsTakesTheirAnonymousNotificationsAlong") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let carol = try await context.user("carol")
+            let alicesPost = try await alice.sdk.posts.publish(.init(title: "Alice asks", body: "?"))
+            _ = try await bob.sdk.comments.addComment(.init(target: .post(alicesPost.id), body: "named"))
+            _ = try await carol.sdk.comments.addComment(.init(target: .post(alicesPost.id), body: "anon", isAnonymous: true))
+            try expectEqual(try await alice.sdk.notifications.unreadCount(), 2)
+            try await carol.sdk.accounts.withdraw()
+            let left = try await alice.sdk.notifications.notifications(page: .first()).items
+            try expectEqual(left.map(\.actor?.id), [bob.id], "the anonymous comment and its notification went with carol")
+            try expectEqual(try await alice.sdk.notifications.unreadCount(), 1)
+        },
         ConformanceCheck("anonymity", "blockingTheAuthorOfNamedOwnOrUnknownContent") { context in
             let alice = try await context.user("alice")
             let bob = try await context.user("bob")
