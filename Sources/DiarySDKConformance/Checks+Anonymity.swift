@@ -51,6 +51,9 @@ extension ConformanceSuite {
             try expectEqual(try await alice.sdk.posts.post(davesPost.id).commentCount, 1)
             let alicesSecret = try await alice.sdk.posts.publish(.init(title: "A secret", body: "s", isAnonymous: true))
             try expectEqual(try await bob.sdk.posts.post(alicesSecret.id).author, nil)
+            let unread = try await alice.sdk.notifications.unreadCount()
+            _ = try await bob.sdk.comments.addComment(.init(target: .post(alicesSecret.id), body: "hm", isAnonymous: true))
+            try expectEqual(try await alice.sdk.notifications.unreadCount(), unread + 1, "anonymous comments notify alike")
             _ = try await alice.sdk.social.report(.post(anonymous.id), reason: .abuse, detail: "")
         },
         ConformanceCheck("anonymity", "blockingTheAuthorOfAnAnonymousPostHidesTheirAnonymousContentWithoutNamingThem") { context in
