@@ -111,6 +111,18 @@ extension ConformanceSuite {
             try expectEqual(try await alice.sdk.posts.post(alicesPost.id).commentCount, 0)
             try await alice.sdk.social.blockAuthor(of: .comment(comment.id))  // hidden now, but still hers to block
         },
+        ConformanceCheck("anonymity", "theImagesOfAnAnonymousPostFollowThePostNotItsHiddenAuthor") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let image = try await bob.sdk.attachments.upload(.init(data: tinyPNG, contentType: "image/png"))
+            let anonymous = try await bob.sdk.posts.publish(.init(title: "Look", body: "x", images: [image], isAnonymous: true))
+            try await alice.sdk.social.block(bob.id)
+            try expectEqual(try await alice.sdk.posts.post(anonymous.id).images, [image])
+            try expectEqual(try await alice.sdk.attachments.data(for: image.id), tinyPNG, "a block does not break the image")
+            try await alice.sdk.social.unblock(bob.id)
+            try await alice.sdk.social.blockAuthor(of: .post(anonymous.id))
+            try await expectError(.notFound) { try await alice.sdk.attachments.data(for: image.id) }
+        },
         ConformanceCheck("anonymity", "anAuthorWhoWithdrawsTakesTheirAnonymousNotificationsAlong") { context in
             let alice = try await context.user("alice")
             let bob = try await context.user("bob")
