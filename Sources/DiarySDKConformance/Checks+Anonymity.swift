@@ -51,6 +51,9 @@ extension ConformanceSuite {
             try expectEqual(try await alice.sdk.posts.post(davesPost.id).commentCount, 1)
             let alicesSecret = try await alice.sdk.posts.publish(.init(title: "A secret", body: "s", isAnonymous: true))
             try expectEqual(try await bob.sdk.posts.post(alicesSecret.id).author, nil)
+            let unread = try await alice.sdk.notifications.unreadCount()
+            _ = try await bob.sdk.comments.addComment(.init(target: .post(alicesSecret.id), body: "hm", isAnonymous: true))
+            try expectEqual(try await alice.sdk.notifications.unreadCount(), unread + 1, "anonymous comments notify alike")
             _ = try await alice.sdk.social.report(.post(anonymous.id), reason: .abuse, detail: "")
         },
         ConformanceCheck("anonymity", "blockingTheAuthorOfAnAnonymousPostHidesTheirAnonymousContentWithoutNamingThem") { context in
@@ -107,6 +110,31 @@ extension ConformanceSuite {
             try await expectError(.notFound) { try await alice.sdk.posts.post(anonymous.id) }
             try expectEqual(try await alice.sdk.posts.post(alicesPost.id).commentCount, 0)
             try await alice.sdk.social.blockAuthor(of: .comment(comment.id))  // hidden now, but still hers to block
+        },
+        ConformanceCheck("anonymity", "theImagesOfAnAnonymousPostFollowThePostNotItsHiddenAuthor") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let image = try await bob.sdk.attachments.upload(.init(data: tinyPNG, contentType: "image/png"))
+            let anonymous = try await bob.sdk.posts.publish(.init(title: "Look", body: "x", images: [image], isAnonymous: true))
+            try await alice.sdk.social.block(bob.id)
+            try expectEqual(try await alice.sdk.posts.post(anonymous.id).images, [image])
+            try expectEqual(try await alice.sdk.attachments.data(for: image.id), tinyPNG, "a block does not break the image")
+            try await alice.sdk.social.unblock(bob.id)
+            try await alice.sdk.social.blockAuthor(of: .post(anonymous.id))
+            try await expectError(.notFound) { try await alice.sdk.attachments.data(for: image.id) }
+        },
+        ConformanceCheck("anonymity", "anAuthorWhoWithdrawsTakesTheirAnonymousNotificationsAlong") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let carol = try await context.user("carol")
+            let alicesPost = try await alice.sdk.posts.publish(.init(title: "Alice asks", body: "?"))
+            _ = try await bob.sdk.comments.addComment(.init(target: .post(alicesPost.id), body: "named"))
+            _ = try await carol.sdk.comments.addComment(.init(target: .post(alicesPost.id), body: "anon", isAnonymous: true))
+            try expectEqual(try await alice.sdk.notifications.unreadCount(), 2)
+            try await carol.sdk.accounts.withdraw()
+            let left = try await alice.sdk.notifications.notifications(page: .first()).items
+            try expectEqual(left.map(\.actor?.id), [bob.id], "the anonymous comment and its notification went with carol")
+            try expectEqual(try await alice.sdk.notifications.unreadCount(), 1)
         },
         ConformanceCheck("anonymity", "blockingTheAuthorOfNamedOwnOrUnknownContent") { context in
             let alice = try await context.user("alice")

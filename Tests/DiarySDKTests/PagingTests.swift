@@ -48,6 +48,18 @@ struct PagingTests {
         #expect(throws: Never.self) { try PageRequest.number(1, size: 100).validate() }
     }
 
+    @Test func pageNumbersWhoseOffsetWouldOverflowAreRejectedEvenWhenDecoded() throws {
+        #expect(throws: Never.self) { try PageRequest.number(PageRequest.maximumPageNumber, size: 100).validate() }
+        let (offset, overflow) = (PageRequest.maximumPageNumber - 1).multipliedReportingOverflow(by: PageRequest.maximumSize)
+        #expect(!overflow && offset >= 0, "the largest page's offset fits in an Int")
+        // A request read back from JSON (a saved screen state, a server's query) is checked when used.
+        let json = #"{"position":{"number":{"_0":4611686018427387904}},"size":100}"#
+        let decoded = try JSONDecoder().decode(PageRequest.self, from: Data(json.utf8))
+        let error = try #require(throws: DiaryError.self) { try decoded.validate() }
+        #expect(error.code == .invalidInput && error.field == "page")
+        #expect(throws: DiaryError.self) { try PageRequest.number(Int.max, size: 1).validate() }
+    }
+
     @Test func requestsAndCursorsAreCodable() throws {
         let request = PageRequest.after(PageCursor(rawValue: "abc"), size: 5)
         let data = try JSONEncoder().encode(request)

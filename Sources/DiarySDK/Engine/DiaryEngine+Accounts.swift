@@ -298,30 +298,12 @@ extension DiaryEngine: AttachmentRepository {
 
     public func data(for id: Attachment.ID) async throws -> Data {
         try await read("attachments.data") { db, viewer in
-            guard let attachment = db.attachments[id], Self.canSee(attachment, viewer: viewer, in: db) else {
+            guard let attachment = db.attachments[id], AccessPolicy.canSee(attachment, viewer: viewer, in: db) else {
                 throw DiaryError.notFound("attachment \(id)")
             }
             return ()
         }
         return try await store.blob(for: id)
-    }
-
-    private static func canSee(_ attachment: Attachment, viewer: User.ID, in db: DiaryDatabase) -> Bool {
-        let owner = attachment.ownerID
-        if owner == viewer { return true }
-        guard !AccessPolicy.blockedEitherWay(owner, viewer, in: db) else { return false }
-        if db.users[owner]?.avatar?.id == attachment.id { return true }
-        let inPost = (db.postsByAuthor[owner] ?? []).contains { postID in
-            guard let post = db.posts[postID] else { return false }
-            return post.images.contains { $0.id == attachment.id }
-        }
-        if inPost { return true }
-        return (db.diariesByAuthor[owner] ?? []).contains { diaryID in
-            guard let diary = db.diaries[diaryID], diary.images.contains(where: { $0.id == attachment.id }) else {
-                return false
-            }
-            return AccessPolicy.canSee(diary, viewer: viewer, in: db)
-        }
     }
 }
 

@@ -91,7 +91,8 @@ extension DiaryEngine {
         }
         for other in transaction.database.anonymousBlockers[userID] ?? [] { transaction.remove(.anonymousBlock(other, userID)) }
         for id in transaction.database.notificationsByRecipient[userID] ?? [] { transaction.remove(.notification(id)) }
-        for notification in transaction.database.notifications.values where notification.actorID == userID {
+        for notification in transaction.database.notifications.values
+        where notification.actorID == userID || notification.anonymousActorID == userID {
             transaction.remove(.notification(notification.id))
         }
         for report in transaction.database.reports.values where report.reporterID == userID {

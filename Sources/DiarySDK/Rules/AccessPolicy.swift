@@ -95,6 +95,28 @@ package enum AccessPolicy {
         return true
     }
 
+    /// Whether `viewer` may read an attachment: their own; an avatar of a user they may see; an image of a post or
+    /// entry they may see. An image follows its post, so one in an anonymous post is not hidden by a user block
+    /// with its (hidden) owner, which would tell the viewer who wrote the post.
+    package static func canSee(_ attachment: Attachment, viewer: User.ID, in db: DiaryDatabase) -> Bool {
+        let owner = attachment.ownerID
+        if owner == viewer { return true }
+        if db.users[owner]?.avatar?.id == attachment.id, !blockedEitherWay(owner, viewer, in: db) { return true }
+        let inPost = (db.postsByAuthor[owner] ?? []).contains { postID in
+            guard let post = db.posts[postID], post.images.contains(where: { $0.id == attachment.id }) else {
+                return false
+            }
+            return canSee(post, viewer: viewer, in: db)
+        }
+        if inPost { return true }
+        return (db.diariesByAuthor[owner] ?? []).contains { diaryID in
+            guard let diary = db.diaries[diaryID], diary.images.contains(where: { $0.id == attachment.id }) else {
+                return false
+            }
+            return canSee(diary, viewer: viewer, in: db)
+        }
+    }
+
     /// The author as `viewer` may see them: `nil` for someone else's anonymous content.
     package static func author(
         _ authorID: User.ID, isAnonymous: Bool, viewer: User.ID, in db: DiaryDatabase
