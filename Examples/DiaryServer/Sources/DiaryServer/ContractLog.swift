@@ -6,7 +6,9 @@ import Hummingbird
 /// scripts/validate_contract.py can check each request and response against docs/openapi.yaml.
 ///
 /// A world is recorded when a test creates it with `POST /v1/_test/worlds?record=true` (the HTTP conformance run
-/// does); worlds that send malformed requests on purpose (security and fuzz tests) are not.
+/// does); worlds that send malformed requests on purpose (security and fuzz tests) are not. No secret is written:
+/// the `Authorization` header only as a flag, and the values of passwords and tokens in JSON bodies as `"redacted"`
+/// (still strings, so they validate the same).
 final class ContractLog: Sendable {
     /// One line of the file.
     struct Exchange: Codable, Sendable {
@@ -48,11 +50,43 @@ final class ContractLog: Sendable {
             method: request.method.rawValue, template: Self.template(route.path), path: request.uri.path,
             query: request.uri.query ?? "", requestContentType: request.headers[.contentType],
             authenticated: request.headers[.authorization] != nil,
-            idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!], requestBody: body.base64EncodedString(), status: status, responseContentType: contentType,
-            responseBody: responseBody?.base64EncodedString())
+            idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!],
+            requestBody: Self.redacted(body).base64EncodedString(), status: status, responseContentType: contentType,
+            responseBody: responseBody.map { Self.redacted($0).base64EncodedString() })
         guard var line = try? JSONEncoder().encode(exchange) else { return }
         line.append(0x0A)
         handle.withLock { $0.write(line) }
+    }
+
+    /// Member names whose string values are secrets.
+    static let secretMembers: Set<String> = ["password", "accessToken", "refreshToken", "token", "identityToken"]
+
+    /// A JSON body with the string values of secret members replaced by `"redacted"`; any other body unchanged.
+    static func redacted(_ body: Data) -> Data {
+        guard let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return body }
+        var changed = false
+        let cleaned = redacted(object, changed: &changed)
+        guard changed, let data = try? JSONSerialization.data(withJSONObject: cleaned, options: [.fragmentsAllowed]) else {
+            return body
+        }
+        return data
+    }
+
+    private static func redacted(_ value: Any, changed: inout Bool) -> Any {
+        if let object = value as? [String: Any] {
+            var cleaned: [String: Any] = [:]
+            for (key, member) in object {
+                if secretMembers.contains(key), member is String {
+                    cleaned[key] = "redacted"
+                    changed = true
+                } else {
+                    cleaned[key] = redacted(member, changed: &changed)
+                }
+            }
+            return cleaned
+        }
+        if let array = value as? [Any] { return array.map { redacted($0, changed: &changed) } }
+        return value
     }
 
     /// `/v1/posts/:postID` as `/v1/posts/{postID}`.
