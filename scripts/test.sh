@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the SDK's own (core, in-memory, file store with crash tests, HTTP against the reference server,
-# feeds, then a one-minute fuzz run of the feed parser) and the example programs' (the diary CLI, its demo, the
-# examples, an app's view-model tests).
+# feeds, then a one-minute fuzz run of the feed parser), the reference server's unit tests, a check of the HTTP
+# conformance run against docs/openapi.yaml, and the example programs' (the diary CLI, its demo, the examples, an
+# app's view-model tests).
 # Builds what the tests need first: the reference server and the examples; the benchmarks are only built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +15,17 @@ export DIARY_SERVER_BIN
 echo "==> Building the benchmarks (run them as docs/PERFORMANCE.md says)"
 swift build --package-path Benchmarks
 
-echo "==> Running the SDK tests"
+echo "==> Running the reference server's own tests"
+swift test --package-path Examples/DiaryServer
+
+echo "==> Running the SDK tests (the HTTP conformance run is recorded for the contract check)"
+DIARY_CONTRACT_LOG="$(mktemp "${TMPDIR:-/tmp}/diary-contract.XXXXXX")"
+export DIARY_CONTRACT_LOG
 swift test
+
+echo "==> Checking every recorded request and response against docs/openapi.yaml"
+python3 -m pip install -q -r scripts/requirements-contract.txt
+python3 scripts/validate_contract.py docs/openapi.yaml "$DIARY_CONTRACT_LOG"
 
 # A short coverage-guided run of the feed parser (libFuzzer, Linux toolchains); any crash fails the test command.
 # Longer runs: scripts/fuzz-feeds.sh SECONDS (docs/FEEDS.md, "Fuzzing").

@@ -25,7 +25,10 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
-        )
+        ),
+        // Unit tests of the server's own parts (idempotency store, multipart parser); the HTTP behaviour is tested
+        // over loopback by the SDK's Tests/DiarySDKHTTPTests.
+        .testTarget(name: "DiaryServerTests", dependencies: ["DiaryServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

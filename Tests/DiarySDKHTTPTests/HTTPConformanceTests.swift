@@ -7,7 +7,7 @@ import Testing
 struct HTTPHarness: ConformanceHarness {
     func makeWorld() async throws -> any ConformanceWorld {
         let server = try await ReferenceServer.shared()
-        return HTTPWorld(control: try await TestClient(baseURL: server.baseURL).newWorld())
+        return HTTPWorld(control: try await TestClient(baseURL: server.baseURL).newWorld(recorded: true))
     }
 }
 

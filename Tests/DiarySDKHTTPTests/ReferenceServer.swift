@@ -25,7 +25,14 @@ final class ReferenceServer: @unchecked Sendable {
         try await starting.value
     }
 
-    private static let starting = Task { try await start(extraArguments: []) }
+    private static let starting = Task { try await start(extraArguments: contractLogArguments) }
+
+    /// `--contract-log PATH` when `DIARY_CONTRACT_LOG` names a file: the server appends the exchanges of recorded
+    /// worlds (the HTTP conformance run) there, and scripts/test.sh validates them against docs/openapi.yaml.
+    private static var contractLogArguments: [String] {
+        guard let path = ProcessInfo.processInfo.environment["DIARY_CONTRACT_LOG"], !path.isEmpty else { return [] }
+        return ["--contract-log", path]
+    }
 
     /// The repository root, from this file's path.
     static var repositoryRoot: URL {

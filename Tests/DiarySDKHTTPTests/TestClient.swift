@@ -45,8 +45,10 @@ struct TestClient: Sendable {
     }
 
     /// Creates an isolated world and returns a client addressing it.
-    func newWorld() async throws -> TestClient {
-        let reply = try await send("POST", "/v1/_test/worlds")
+    /// - Parameter recorded: Whether the server appends the world's exchanges to its contract log (when it was
+    ///   started with one), for scripts/validate_contract.py.
+    func newWorld(recorded: Bool = false) async throws -> TestClient {
+        let reply = try await send("POST", recorded ? "/v1/_test/worlds?record=true" : "/v1/_test/worlds")
         guard reply.status == 201 else { throw ServerError("creating a world answered \(reply.status): \(reply.text)") }
         struct Created: Decodable { var value: String }
         var client = self

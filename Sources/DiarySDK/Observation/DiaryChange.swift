@@ -46,6 +46,21 @@ public struct DiaryChange: Hashable, Sendable, Codable {
         self.id = id
         self.kind = kind
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case entity, id, kind
+    }
+
+    /// Encodes the change in the wire format: `{"entity", "id", "kind"}`, the id as a lower-case UUID like every other
+    /// id on the wire (Foundation writes a bare `UUID` in upper case).
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(entity, forKey: .entity)
+        try container.encode(id.uuidString.lowercased(), forKey: .id)
+        try container.encode(kind, forKey: .kind)
+    }
 }
 
 /// Live updates: an `AsyncSequence` of changes a screen can follow instead of polling.

@@ -18,20 +18,20 @@ struct RefreshBody: Codable, Sendable {
 
 extension DiaryAPI {
     func registerAccounts(_ router: Router<DiaryRequestContext>) {
-        route(router, .post, "/v1/auth/sign-up", auth: false) { call in
+        route(router, .post, "/v1/auth/sign-up", auth: false, body: .credentials) { call in
             let user = try await call.engine.createAccount(try call.decode(SignUpRequest.self))
             return try .created(Self.authReply(user: user, call.world.tokens.issue(for: user.id)))
         }
-        route(router, .post, "/v1/auth/sign-in", auth: false) { call in
+        route(router, .post, "/v1/auth/sign-in", auth: false, body: .credentials) { call in
             let user = try await call.engine.authenticate(try call.decode(Credentials.self))
             return try .ok(Self.authReply(user: user, call.world.tokens.issue(for: user.id)))
         }
-        route(router, .post, "/v1/auth/refresh", auth: false) { call in
+        route(router, .post, "/v1/auth/refresh", auth: false, body: .credentials) { call in
             let pair = try call.world.tokens.refresh(try call.decode(RefreshBody.self).refreshToken)
             call.world.stats.withLock { $0.refreshes += 1 }
             return try .ok(Self.authReply(user: nil, pair))
         }
-        route(router, .post, "/v1/auth/sign-out") { call in
+        route(router, .post, "/v1/auth/sign-out", body: .empty) { call in
             if let sid = call.sessionID { call.world.tokens.revoke(session: sid) }
             return .noContent
         }

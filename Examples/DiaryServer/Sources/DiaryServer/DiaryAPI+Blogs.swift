@@ -14,7 +14,7 @@ extension DiaryAPI {
             try await call.engine.deleteBlog(try call.id("blogID", Blog.self))
             return .noContent
         }
-        route(router, .put, "/v1/blogs/:blogID/primary") { call in
+        route(router, .put, "/v1/blogs/:blogID/primary", body: .empty) { call in
             try .ok(try await call.engine.setPrimary(try call.id("blogID", Blog.self)))
         }
         route(router, .get, "/v1/me/blogs") { call in
@@ -29,7 +29,7 @@ extension DiaryAPI {
         route(router, .put, "/v1/blogs/:blogID/sync-state") { call in
             try .ok(try await call.engine.recordSync(try call.id("blogID", Blog.self), try call.decode(BlogSyncState.self)))
         }
-        route(router, .post, "/v1/blogs/:blogID/items") { call in
+        route(router, .post, "/v1/blogs/:blogID/items", body: .content) { call in
             let outcome = try await call.engine.importItem(try call.decode(ImportedItem.self), into: try call.id("blogID", Blog.self))
             return try .ok(Wrapped(value: outcome))
         }

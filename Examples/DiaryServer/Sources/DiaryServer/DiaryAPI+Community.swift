@@ -22,14 +22,14 @@ struct ReportBody: Codable, Sendable {
 
 extension DiaryAPI {
     func registerPosts(_ router: Router<DiaryRequestContext>) {
-        route(router, .post, "/v1/posts") { call in
+        route(router, .post, "/v1/posts", body: .content) { call in
             try .created(try await call.engine.publish(try call.decode(PostDraft.self)))
         }
         route(router, .post, "/v1/diaries/:diaryID/share") { call in
             try .created(
                 try await call.engine.share(try call.id("diaryID", Diary.self), isAnonymous: try call.decode(ShareBody.self).isAnonymous))
         }
-        route(router, .patch, "/v1/posts/:postID") { call in
+        route(router, .patch, "/v1/posts/:postID", body: .content) { call in
             try .ok(try await call.engine.edit(try call.id("postID", Post.self), try call.decode(PostEdit.self)) as Post)
         }
         route(router, .delete, "/v1/posts/:postID") { call in
@@ -52,7 +52,7 @@ extension DiaryAPI {
             let search = PostSearch(text: call.query("text") ?? "", tags: call.queryAll("tag"))
             return try .ok(try await call.engine.search(search, page: try call.page()))
         }
-        route(router, .put, "/v1/posts/:postID/like") { call in
+        route(router, .put, "/v1/posts/:postID/like", body: .empty) { call in
             try .ok(try await call.engine.like(try call.id("postID", Post.self)))
         }
         route(router, .delete, "/v1/posts/:postID/like") { call in
@@ -88,7 +88,7 @@ extension DiaryAPI {
     }
 
     func registerSocial(_ router: Router<DiaryRequestContext>) {
-        route(router, .put, "/v1/users/:userID/follow") { call in
+        route(router, .put, "/v1/users/:userID/follow", body: .empty) { call in
             try await call.engine.follow(try call.id("userID", User.self))
             return .noContent
         }
@@ -105,7 +105,7 @@ extension DiaryAPI {
         route(router, .get, "/v1/users/:userID/relationship") { call in
             try .ok(try await call.engine.relationship(with: try call.id("userID", User.self)))
         }
-        route(router, .put, "/v1/users/:userID/block") { call in
+        route(router, .put, "/v1/users/:userID/block", body: .empty) { call in
             try await call.engine.block(try call.id("userID", User.self))
             return .noContent
         }
@@ -134,11 +134,11 @@ extension DiaryAPI {
         route(router, .get, "/v1/notifications/unread-count") { call in
             try .ok(Wrapped(value: try await call.engine.unreadCount()))
         }
-        route(router, .post, "/v1/notifications/:notificationID/read") { call in
+        route(router, .post, "/v1/notifications/:notificationID/read", body: .empty) { call in
             try await call.engine.markRead(try call.id("notificationID", DiaryNotification.self))
             return .noContent
         }
-        route(router, .post, "/v1/notifications/read-all") { call in
+        route(router, .post, "/v1/notifications/read-all", body: .empty) { call in
             try await call.engine.markAllRead()
             return .noContent
         }

@@ -9,10 +9,10 @@ struct FlagBody: Codable, Sendable {
 
 extension DiaryAPI {
     func registerDiaries(_ router: Router<DiaryRequestContext>) {
-        route(router, .post, "/v1/diaries") { call in
+        route(router, .post, "/v1/diaries", body: .content) { call in
             try .created(try await call.engine.write(try call.decode(DiaryDraft.self)))
         }
-        route(router, .patch, "/v1/diaries/:diaryID") { call in
+        route(router, .patch, "/v1/diaries/:diaryID", body: .content) { call in
             var edit = try call.decode(DiaryEdit.self)
             if edit.mood == nil, let object = try? JSONSerialization.jsonObject(with: call.body) as? [String: Any],
                 object["mood"] is NSNull
@@ -80,13 +80,13 @@ extension DiaryAPI {
         route(router, .get, "/v1/books/:bookID/invite-code") { call in
             try .ok(Wrapped(value: try await call.engine.inviteCode(for: try call.id("bookID", DiaryBook.self))))
         }
-        route(router, .post, "/v1/books/:bookID/invite-code/rotate") { call in
+        route(router, .post, "/v1/books/:bookID/invite-code/rotate", body: .empty) { call in
             try .ok(Wrapped(value: try await call.engine.rotateInviteCode(for: try call.id("bookID", DiaryBook.self))))
         }
         route(router, .post, "/v1/books/join") { call in
             try .ok(try await call.engine.join(inviteCode: try call.decode(Wrapped<String>.self).value))
         }
-        route(router, .post, "/v1/books/:bookID/leave") { call in
+        route(router, .post, "/v1/books/:bookID/leave", body: .empty) { call in
             try await call.engine.leave(try call.id("bookID", DiaryBook.self))
             return .noContent
         }
@@ -97,7 +97,7 @@ extension DiaryAPI {
         route(router, .get, "/v1/books/:bookID/members") { call in
             try .ok(try await call.engine.members(of: try call.id("bookID", DiaryBook.self)))
         }
-        route(router, .post, "/v1/books/:bookID/nudge") { call in
+        route(router, .post, "/v1/books/:bookID/nudge", body: .empty) { call in
             try await call.engine.nudge(try call.id("bookID", DiaryBook.self))
             return .noContent
         }

@@ -12,8 +12,8 @@ extension DiaryAPI {
     func registerTesting(_ router: Router<DiaryRequestContext>) {
         guard options.testMode else { return }
         let registry = self.registry
-        route(router, .post, "/v1/_test/worlds", auth: false) { _ in
-            try .created(Wrapped(value: try registry.create().id))
+        route(router, .post, "/v1/_test/worlds", auth: false, body: .empty) { call in
+            try .created(Wrapped(value: try registry.create(recordsContract: call.queryFlag("record")).id))
         }
         route(router, .delete, "/v1/_test/worlds/:worldID", auth: false) { call in
             registry.remove(call.context.parameters.get("worldID") ?? "")
@@ -25,15 +25,21 @@ extension DiaryAPI {
             return .noContent
         }
         route(router, .post, "/v1/_test/faults", auth: false) { call in
-            call.world.faults.replace(with: try call.decode([FaultRule].self))
+            let rules = try call.decode([FaultRule].self)
+            try rules.forEach { try $0.validate() }
+            call.world.faults.replace(with: rules)
             return .noContent
         }
-        route(router, .post, "/v1/_test/expire-access-tokens", auth: false) { call in
+        route(router, .post, "/v1/_test/expire-access-tokens", auth: false, body: .empty) { call in
             call.world.tokens.expireAccessTokens()
             return .noContent
         }
         route(router, .get, "/v1/_test/stats", auth: false) { call in
             try .ok(call.world.stats.current)
+        }
+        let routes = self.routes
+        route(router, .get, "/v1/_test/routes", auth: false) { _ in
+            try .ok(routes.current)
         }
     }
 }

@@ -6,50 +6,101 @@ import Hummingbird
 import NIOCore
 
 /// The REST API of docs/openapi.yaml: route registration and the per-request pipeline (world, faults,
-/// authentication, idempotency, errors).
+/// authentication, body limits, idempotency, errors).
 struct DiaryAPI: Sendable {
     let registry: WorldRegistry
     let options: ServerOptions
+    /// Where recorded worlds' exchanges go (`--contract-log`, test mode only).
+    let contractLog: ContractLog?
+    /// Every route registered so far (`GET /v1/_test/routes` lists them for the fuzz test).
+    let routes = Protected<[RegisteredRoute]>([])
 
     typealias Handler = @Sendable (Call) async throws -> Reply
 
+    /// The longest `Idempotency-Key` accepted.
+    static let maximumIdempotencyKeyLength = 255
+
     /// Registers one route.
+    /// - Parameters:
+    ///   - auth: Whether the route needs an access token; it is checked before the body is read.
+    ///   - body: What the route reads from the body; `nil` is `.empty` for `GET` and `DELETE`, `.json` otherwise.
     func route(
         _ router: Router<DiaryRequestContext>, _ method: HTTPRequest.Method, _ path: RouterPath, auth: Bool = true,
-        _ handler: @escaping Handler
+        body: BodyPolicy? = nil, _ handler: @escaping Handler
     ) {
-        let template = path.description
+        let registered = RegisteredRoute(method: method.rawValue, path: path.description, isPublic: !auth)
+        let policy = body ?? (method == .get || method == .delete ? .empty : .json)
+        routes.withLock { $0.append(registered) }
         router.on(path, method: method) { request, context in
-            await dispatch(request, context, template: template, auth: auth, handler)
+            await dispatch(request, context, route: registered, policy: policy, handler)
         }
     }
 
+    /// What the pipeline produced for one request.
+    private enum Answer {
+        /// A complete response (replayed when it came from the idempotency store).
+        case complete(IdempotencyStore.Stored, replayed: Bool)
+        /// A streaming response (the change stream).
+        case stream(Response)
+        /// Close the connection without answering (a test fault).
+        case drop
+    }
+
     private func dispatch(
-        _ request: Request, _ context: DiaryRequestContext, template: String, auth: Bool, _ handler: @escaping Handler
+        _ request: Request, _ context: DiaryRequestContext, route: RegisteredRoute, policy: BodyPolicy,
+        _ handler: @escaping Handler
     ) async -> Response {
-        var request = request
         let worldName = request.headers[HTTPField.Name("X-Diary-World")!]
         guard let world = registry.world(named: worldName) else {
-            return Self.problem(DiaryError.notFound("world \(worldName ?? "")"))
+            return Self.response(Self.stored(DiaryError.notFound("world \(worldName ?? "")")))
         }
-        let method = request.method.rawValue
+        var requestBody = Data()
         var malformed = false
+        let answer = await self.answer(
+            request, context, world: world, route: route, policy: policy, body: &requestBody, malformed: &malformed,
+            handler)
+        switch answer {
+        case .drop:
+            context.channel.close(promise: nil)
+            return Response(status: .internalServerError)
+        case .stream(let response):
+            if world.recordsContract {
+                contractLog?.record(request, route: route, body: requestBody, status: response.status.code,
+                    contentType: response.headers[.contentType], responseBody: nil)
+            }
+            return response
+        case .complete(let stored, let replayed):
+            if world.recordsContract, !malformed {
+                contractLog?.record(request, route: route, body: requestBody, status: stored.status,
+                    contentType: stored.contentType, responseBody: stored.body)
+            }
+            var response = Self.response(stored, malformed: malformed)
+            if replayed { response.headers[HTTPField.Name("Idempotency-Replayed")!] = "true" }
+            return response
+        }
+    }
+
+    private func answer(
+        _ request: Request, _ context: DiaryRequestContext, world: World, route: RegisteredRoute, policy: BodyPolicy,
+        body requestBody: inout Data, malformed: inout Bool, _ handler: @escaping Handler
+    ) async -> Answer {
+        var request = request
+        let method = request.method.rawValue
         var dropResponse = false
         if options.testMode, let fault = world.faults.take(method: method, path: request.uri.path) {
             switch fault.action {
             case .status:
                 let status = fault.status ?? 500
                 let code: DiaryError.Code = status == 429 ? .rateLimited : status == 503 ? .unavailable : .server
-                var response = Self.problem(
-                    DiaryError(code, "injected fault \(status)", retryAfter: fault.retryAfter.flatMap(Double.init)))
-                response.status = .init(code: status)
-                if let retryAfter = fault.retryAfter { response.headers[.retryAfter] = retryAfter }
-                return response
+                var stored = Self.stored(
+                    DiaryError(code, "injected fault \(status)", retryAfter: fault.retryAfter.flatMap(Double.init),
+                        httpStatus: status))
+                stored.retryAfter = fault.retryAfter
+                return .complete(stored, replayed: false)
             case .delay:
                 try? await Task.sleep(nanoseconds: UInt64((fault.delay ?? 1) * 1_000_000_000))
             case .drop:
-                context.channel.close(promise: nil)
-                return Response(status: .internalServerError)
+                return .drop
             case .malformed:
                 malformed = true
             case .dropResponse:
@@ -57,10 +108,9 @@ struct DiaryAPI: Sendable {
             }
         }
         do {
-            let body = try await request.collectBody(upTo: context.maxUploadSize)
             var userID: User.ID?
             var sessionID: String?
-            if auth {
+            if !route.isPublic {
                 guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
                     throw DiaryError(.unauthenticated, "this route needs an Authorization: Bearer access token")
                 }
@@ -68,11 +118,17 @@ struct DiaryAPI: Sendable {
                 userID = verified.userID
                 sessionID = verified.sid
             }
-            world.stats.withLock { $0.requests["\(method) \(template)", default: 0] += 1 }
+            requestBody = try await RequestLimits.readBody(of: &request, policy)
+            world.stats.withLock { $0.requests["\(method) \(route.path)", default: 0] += 1 }
             let call = Call(
                 request: request, context: context, world: world, userID: userID, sessionID: sessionID,
-                body: Data(body.readableBytesView), testMode: options.testMode)
+                body: requestBody, testMode: options.testMode)
             if let key = request.headers[HTTPField.Name("Idempotency-Key")!], request.method != .get {
+                guard (1...Self.maximumIdempotencyKeyLength).contains(key.utf8.count) else {
+                    throw DiaryError.invalid(
+                        "Idempotency-Key", .tooLong,
+                        "an Idempotency-Key has 1 to \(Self.maximumIdempotencyKeyLength) characters")
+                }
                 let scope = "\(userID?.rawValue.uuidString ?? "anonymous")|\(key)"
                 let fingerprint = "\(method) \(request.uri.path)?\(request.uri.query ?? "")#\(SHA256.hash(data: call.body).description)"
                 let outcome = await world.idempotency.run(key: scope, fingerprint: fingerprint) {
@@ -83,59 +139,15 @@ struct DiaryAPI: Sendable {
                     throw DiaryError.invalid(
                         "Idempotency-Key", .notAllowed, "the Idempotency-Key was already used for a different request")
                 case .response(let stored, let replayed):
-                    if dropResponse {
-                        context.channel.close(promise: nil)
-                        return Response(status: .internalServerError)
-                    }
-                    var response = Self.response(stored, malformed: malformed)
-                    if replayed { response.headers[HTTPField.Name("Idempotency-Replayed")!] = "true" }
-                    return response
+                    return dropResponse ? .drop : .complete(stored, replayed: replayed)
                 }
             }
             let reply = try await handler(call)
-            if dropResponse {
-                context.channel.close(promise: nil)
-                return Response(status: .internalServerError)
-            }
-            if case .response(let response) = reply { return response }
-            return Self.response(Self.stored(reply), malformed: malformed)
+            if dropResponse { return .drop }
+            if case .response(let response) = reply { return .stream(response) }
+            return .complete(Self.stored(reply), replayed: false)
         } catch {
-            return Self.problem(DiaryError.wrapping(error))
+            return .complete(Self.stored(DiaryError.wrapping(error)), replayed: false)
         }
-    }
-
-    private static func stored(from handler: Handler, _ call: Call) async -> IdempotencyStore.Stored {
-        do {
-            return stored(try await handler(call))
-        } catch {
-            let problem = Problem(DiaryError.wrapping(error))
-            return .init(status: problem.status, contentType: "application/problem+json", body: problem.json)
-        }
-    }
-
-    private static func stored(_ reply: Reply) -> IdempotencyStore.Stored {
-        switch reply {
-        case .json(let data, let status): .init(status: status, contentType: "application/json", body: data)
-        case .noContent: .init(status: 204, contentType: nil, body: Data())
-        case .bytes(let data, let type): .init(status: 200, contentType: type, body: data)
-        case .response: .init(status: 500, contentType: nil, body: Data())
-        }
-    }
-
-    private static func response(_ stored: IdempotencyStore.Stored, malformed: Bool) -> Response {
-        var headers = HTTPFields()
-        if let type = stored.contentType { headers[.contentType] = type }
-        let body = malformed ? Data("{\"items\": [ not json".utf8) : stored.body
-        return Response(
-            status: .init(code: stored.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
-    }
-
-    /// The problem response for an error.
-    static func problem(_ error: DiaryError) -> Response {
-        let problem = Problem(error)
-        var headers: HTTPFields = [.contentType: "application/problem+json"]
-        if let retryAfter = error.retryAfter { headers[.retryAfter] = String(Int(retryAfter.rounded(.up))) }
-        return Response(
-            status: .init(code: problem.status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: problem.json)))
     }
 }

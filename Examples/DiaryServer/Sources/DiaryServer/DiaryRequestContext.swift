@@ -12,6 +12,6 @@ struct DiaryRequestContext: RequestContext {
         self.channel = source.channel
     }
 
-    /// Four 10 MB images plus multipart framing.
-    var maxUploadSize: Int { 48 * 1024 * 1024 }
+    /// The largest body any route reads (an upload); each route reads only what its `BodyPolicy` allows.
+    var maxUploadSize: Int { BodyPolicy.upload.limit }
 }

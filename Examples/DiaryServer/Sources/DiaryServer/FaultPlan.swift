@@ -1,3 +1,4 @@
+import DiarySDK
 import Foundation
 
 /// Faults a test asks the server to inject (test mode only), via `POST /v1/_test/faults`.
@@ -28,6 +29,21 @@ struct FaultRule: Codable, Sendable {
         case dropResponse
         /// Run the request, then answer with a body that is not JSON.
         case malformed
+    }
+}
+
+extension FaultRule {
+    /// Checks the values a rule acts on, so an injected fault can only produce a valid response.
+    /// - Throws: `DiaryError` (invalid input) for a status outside 100–599, a delay outside 0–60 seconds or a
+    ///   negative count.
+    func validate() throws {
+        if let status, !(100...599).contains(status) {
+            throw DiaryError.invalid("status", .invalidFormat, "a fault status is 100–599")
+        }
+        if let delay, !(0...60).contains(delay) {
+            throw DiaryError.invalid("delay", .invalidFormat, "a fault delay is 0–60 seconds")
+        }
+        if let times, times < 0 { throw DiaryError.invalid("times", .invalidFormat, "a fault count is not negative") }
     }
 }
 

@@ -13,13 +13,19 @@ struct Problem: Codable, Sendable {
     var retryAfter: Double?
     var hint: String?
 
-    /// The problem for an SDK error.
+    /// The problem for an SDK error: its own HTTP status when it carries one (413, 415, 414, 431), else the status
+    /// of its code. A server failure's text stays in the log; the client reads only that the server failed.
     init(_ error: DiaryError) {
-        let status = Self.status(for: error.code)
+        let status = error.httpStatus ?? Self.status(for: error.code)
         self.type = "https://diarysdk.dev/problems/\(error.code.rawValue.replacingOccurrences(of: "_", with: "-"))"
         self.title = Self.title(for: error.code)
         self.status = status
-        self.detail = error.message
+        if error.underlying != nil, error.code == .server {
+            writeLogLine("internal error: \(error.message)")
+            self.detail = "the server failed to answer this request"
+        } else {
+            self.detail = error.message
+        }
         self.code = error.code.rawValue
         self.field = error.field
         self.reason = error.reason?.rawValue

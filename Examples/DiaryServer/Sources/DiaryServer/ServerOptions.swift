@@ -12,14 +12,18 @@ struct ServerOptions: Sendable {
     var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
     var passwordHashIterations = 100_000
     var exitWhenStdinCloses = false
+    /// Where recorded worlds' exchanges are appended (test mode only).
+    var contractLog: URL?
 
     static let usage = """
         usage: DiaryServer [--hostname 127.0.0.1] [--port 8080] [--data-dir PATH | --in-memory] [--jwt-secret SECRET]
                            [--access-token-lifetime SECONDS] [--test-mode] [--exit-on-stdin-close]
+                           [--contract-log PATH]
         environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_TEST_MODE=1
         --test-mode enables /v1/_test/* (clock, worlds, faults, stats), the `test:<subject>:<email>` identity tokens and
         cheap password hashing. Never use it in production. --port 0 picks a free port (printed at start-up);
-        --exit-on-stdin-close stops the server when its parent (a test run) goes away.
+        --exit-on-stdin-close stops the server when its parent (a test run) goes away. --contract-log (test mode) appends
+        the exchanges of worlds created with `?record=true` to PATH as JSON lines for scripts/validate_contract.py.
         """
 
     /// Reads flags and environment.
@@ -47,6 +51,7 @@ struct ServerOptions: Sendable {
             case "--exit-on-stdin-close": options.exitWhenStdinCloses = true
             case "--test-mode": options.testMode = true
             case "--jwt-secret": options.jwtSecret = try next(flag)
+            case "--contract-log": options.contractLog = URL(fileURLWithPath: try next(flag))
             case "--access-token-lifetime": options.accessTokenLifetime = TimeInterval(try integer(try next(flag), flag))
             case "--help", "-h": throw OptionsError(message: usage)
             default: throw OptionsError(message: "unknown option \(flag)\n\(usage)")
@@ -54,6 +59,9 @@ struct ServerOptions: Sendable {
             index += 1
         }
         if options.testMode { options.passwordHashIterations = 100 }
+        if options.contractLog != nil && !options.testMode {
+            throw OptionsError(message: "--contract-log needs --test-mode\n\(usage)")
+        }
         if options.dataDirectory == nil && !options.inMemory {
             throw OptionsError(message: "give --data-dir PATH (or DIARY_DATA_DIR), or --in-memory\n\(usage)")
         }

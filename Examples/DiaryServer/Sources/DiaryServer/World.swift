@@ -17,9 +17,15 @@ final class World: Sendable {
     let idempotency = IdempotencyStore()
     let faults = FaultPlan()
     let stats = Protected(WorldStats())
+    /// Whether its exchanges go to the contract log (test mode).
+    let recordsContract: Bool
 
-    init(id: String, backend: any StorageBackend, manualClock: ManualClock?, tokens: TokenService) {
+    init(
+        id: String, backend: any StorageBackend, manualClock: ManualClock?, tokens: TokenService,
+        recordsContract: Bool = false
+    ) {
         self.id = id
+        self.recordsContract = recordsContract
         self.backend = backend
         self.manualClock = manualClock
         self.clock = manualClock
@@ -55,13 +61,13 @@ final class WorldRegistry: Sendable {
             tokens: TokenService(key: signingKey, options: options))
     }
 
-    /// Creates a new empty world (test mode only).
-    func create() throws -> World {
+    /// Creates a new empty world (test mode only), recorded in the contract log when `recordsContract`.
+    func create(recordsContract: Bool = false) throws -> World {
         let id = UUID().uuidString.lowercased()
         let clock = ManualClock(Date())
         let world = World(
             id: id, backend: try makeBackend(id, clock), manualClock: clock,
-            tokens: TokenService(key: signingKey, options: options))
+            tokens: TokenService(key: signingKey, options: options), recordsContract: recordsContract)
         worlds.withLock { $0[id] = world }
         return world
     }

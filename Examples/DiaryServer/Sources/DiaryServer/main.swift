@@ -37,9 +37,18 @@ if options.exitWhenStdinCloses {
     }
 }
 
-let api = DiaryAPI(registry: registry, options: options)
+let contractLog: ContractLog?
+do {
+    contractLog = try options.contractLog.map { try ContractLog(url: $0) }
+} catch {
+    FileHandle.standardError.write(Data("cannot open the contract log: \(error)\n".utf8))
+    exit(1)
+}
+
+let api = DiaryAPI(registry: registry, options: options, contractLog: contractLog)
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
+router.add(middleware: ProblemMiddleware())
 router.get("/health") { _, _ in "ok" }
 api.registerAll(router)
 
