@@ -40,6 +40,9 @@ if options.exitWhenStdinCloses {
 let api = DiaryAPI(registry: registry, options: options)
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
+router.add(
+    middleware: RateLimitMiddleware(
+        limiter: RateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod), testMode: options.testMode))
 router.get("/health") { _, _ in "ok" }
 api.registerAll(router)
 
