@@ -137,7 +137,14 @@ final class TaskHandle: @unchecked Sendable {
     }
 }
 
-/// Forwards a streaming response's bytes as they arrive; a non-2xx status ends the stream with an error.
+/// A streaming response that answered with a status other than 2xx.
+struct StreamStatusError: Error, Equatable {
+    /// The HTTP status.
+    var status: Int
+}
+
+/// Forwards a streaming response's bytes as they arrive; a non-2xx status ends the stream with a
+/// ``StreamStatusError``.
 final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
 
@@ -150,7 +157,7 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            continuation.finish(throwing: URLError(.badServerResponse))
+            continuation.finish(throwing: StreamStatusError(status: http.statusCode))
             completionHandler(.cancel)
             return
         }
