@@ -78,11 +78,17 @@ struct PasswordHashingTests {
         }
     }
 
-    /// The sign-ins outnumber the shared pool's threads; each waits for the hashing pool instead of holding one, so
-    /// a probe started once every hash is under way finishes before any sign-in does.
+    /// The sign-ins outnumber the shared pool's threads. The hashing pool's one thread is held by a gate until every
+    /// sign-in is waiting for its hash, so a probe started then must run while all of them are mid-hash: it can,
+    /// because they wait for the hashing pool instead of holding the shared pool's threads.
     @Test func signInsHashingAtOnceLeaveTheSharedPoolFreeForOtherWork() async throws {
-        let hasher = StartCountingHasher(inner: PBKDF2PasswordHasher(pool: HashingPool(threadCount: 1)))
-        let backend = InMemoryBackend(configuration: .init(engine: .init(passwordHashIterations: 50_000, passwordHasher: hasher)))
+        let pool = HashingPool(threadCount: 1)
+        let gate = DispatchSemaphore(value: 0)
+        let gateEntered = EventLog()
+        let gateJob = Task { await pool.run { gateEntered.append("gate"); gate.wait() } }
+        while gateEntered.all.isEmpty { await Task.yield() }
+        let hasher = StartCountingHasher(inner: PBKDF2PasswordHasher(pool: pool))
+        let backend = InMemoryBackend(configuration: .init(engine: .init(passwordHashIterations: 20_000, passwordHasher: hasher)))
         let log = EventLog()
         let count = ProcessInfo.processInfo.activeProcessorCount * 2 + 2
         let signIns = (0..<count).map { index in
@@ -97,6 +103,8 @@ struct PasswordHashingTests {
         while hasher.started < count && log.all.isEmpty { await Task.yield() }
         let probe = Task { log.append("probe") }
         await probe.value
+        gate.signal()
+        await gateJob.value
         for signIn in signIns { await signIn.value }
         #expect(log.all.first == "probe", "other work ran while the hashes did: \(log.all)")
         #expect(log.all.count == count + 1)
