@@ -26,7 +26,32 @@ extension ConformanceSuite {
         return seen
     }
 
+    /// Whether `actor`'s change stream finishes within ten seconds of `action` (a generous bound: it ends at once
+    /// locally, and within a second or two over HTTP).
+    static func streamEnds(of actor: Actor, after action: @Sendable () async throws -> Void) async throws -> Bool {
+        let stream = actor.sdk.changes.changes()
+        let collector = Task { () -> Bool in
+            for await _ in stream {}
+            return !Task.isCancelled
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        try await action()
+        let timeout = Task {
+            try await Task.sleep(nanoseconds: 10_000_000_000)
+            collector.cancel()
+        }
+        let ended = await collector.value
+        timeout.cancel()
+        return ended
+    }
+
     static let changeChecks: [ConformanceCheck] = [
+        ConformanceCheck("changes", "theStreamEndsWhenItsSessionEnds") { context in
+            let alice = try await context.user("alice")
+            try expect(try await streamEnds(of: alice) { try await alice.sdk.accounts.signOut() }, "ends at sign-out")
+            let bob = try await context.user("bob")
+            try expect(try await streamEnds(of: bob) { try await bob.sdk.accounts.withdraw() }, "ends when the account is deleted")
+        },
         ConformanceCheck("changes", "aScreenIsToldWhenAPostItCanSeeChanges") { context in
             let alice = try await context.user("alice")
             let bob = try await context.user("bob")

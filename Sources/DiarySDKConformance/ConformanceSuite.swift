@@ -21,7 +21,8 @@ public enum ConformanceSuite {
 
     /// Every check, grouped by area.
     public static let checks: [ConformanceCheck] =
-        accountChecks + profileChecks + attachmentChecks + diaryChecks + calendarChecks + bookChecks + commentChecks
-        + postChecks + pagingChecks + blockingChecks + anonymityChecks + anonymousAuthorChecks + socialChecks + notificationChecks + blogChecks
+        accountChecks + identityChecks + profileChecks + attachmentChecks + diaryChecks + calendarChecks + bookChecks
+        + commentChecks + postChecks + pagingChecks + blockingChecks + anonymityChecks + anonymousAuthorChecks
+        + socialChecks + notificationChecks + blogChecks
         + changeChecks + authorizationChecks + blogSyncChecks
 }

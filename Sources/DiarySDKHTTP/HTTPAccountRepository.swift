@@ -6,22 +6,31 @@ struct HTTPAccountRepository: AccountRepository {
     let client: HTTPClient
 
     func signUp(_ request: SignUpRequest) async throws -> User {
+        var request = request
+        if request.timeZoneIdentifier == nil { request.timeZoneIdentifier = client.configuration.timeZone.identifier }
         let reply = try await client.send(
             try client.request("POST", "/v1/auth/sign-up", json: request, authenticated: false), as: AuthReply.self)
         return try await start(reply)
     }
 
     func signIn(_ credentials: Credentials) async throws -> User {
+        let body = SignInBody(credentials: credentials, timeZoneIdentifier: client.configuration.timeZone.identifier)
         let reply = try await client.send(
-            try client.request("POST", "/v1/auth/sign-in", json: credentials, authenticated: false), as: AuthReply.self)
+            try client.request("POST", "/v1/auth/sign-in", json: body, authenticated: false), as: AuthReply.self)
         return try await start(reply)
     }
 
     func signOut() async throws {
         guard let session = try await client.sessions.current() else { return }
         try await client.sessions.replace(with: nil)
-        // Tell the server to end the session too; the device is signed out whatever it answers.
-        var request = HTTPRequest("POST", "/v1/auth/sign-out", authenticated: false)
+        // Tell the server to end the session and unregister this device's push tokens; the device is signed out
+        // whatever it answers.
+        var tokens = session.deviceTokens ?? []
+        if let configured = client.configuration.deviceToken?.token, !tokens.contains(configured) {
+            tokens.append(configured)
+        }
+        var request = try client.request(
+            "POST", "/v1/auth/sign-out", json: SignOutBody(deviceTokens: tokens), authenticated: false)
         request.deduplicate = false
         request.bearerOverride = session.accessToken
         _ = try? await client.send(request)
@@ -67,6 +76,7 @@ struct HTTPAccountRepository: AccountRepository {
 
     func registerDeviceToken(_ token: DeviceToken) async throws {
         _ = try await client.send(try client.request("PUT", "/v1/me/devices", json: token))
+        try await client.sessions.remember(deviceToken: token.token.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     func deviceTokens() async throws -> [DeviceToken] {

@@ -18,12 +18,15 @@ extension HTTPBackend {
         public var timeout: TimeInterval
         /// When failed requests are retried.
         public var retry: RetryPolicy
-        /// This device's push token, registered again after every sign-in and sign-up.
+        /// This device's push token, registered again after every sign-in and sign-up, and unregistered at sign-out.
         public var deviceToken: DeviceToken?
         /// Extra headers sent with every request (an API key, a tenant).
         public var additionalHeaders: [String: String]
         /// Refresh the access token this many seconds before it expires, instead of waiting for a 401.
         public var refreshLeeway: TimeInterval
+        /// The time zone sent with sign-up and identity-token sign-in, in which a new account counts its days
+        /// (streaks, calendar days) until the user changes their settings.
+        public var timeZone: TimeZone
 
         /// Creates a configuration.
         /// - Parameters:
@@ -36,10 +39,11 @@ extension HTTPBackend {
         ///   - deviceToken: The push token to register at every sign-in.
         ///   - additionalHeaders: Headers added to every request.
         ///   - refreshLeeway: How early to refresh an expiring access token; 10 s by default.
+        ///   - timeZone: The time zone for new accounts; the device's by default.
         public init(
             baseURL: URL, session: URLSession = .shared, tokenStore: any SessionStore = InMemorySessionStore(),
             timeout: TimeInterval = 30, retry: RetryPolicy = RetryPolicy(), deviceToken: DeviceToken? = nil,
-            additionalHeaders: [String: String] = [:], refreshLeeway: TimeInterval = 10
+            additionalHeaders: [String: String] = [:], refreshLeeway: TimeInterval = 10, timeZone: TimeZone = .current
         ) {
             self.baseURL = baseURL
             self.session = session
@@ -49,6 +53,7 @@ extension HTTPBackend {
             self.deviceToken = deviceToken
             self.additionalHeaders = additionalHeaders
             self.refreshLeeway = refreshLeeway
+            self.timeZone = timeZone
         }
     }
 }

@@ -7,9 +7,12 @@ import FoundationNetworking
 
 /// Live changes over server-sent events (`GET /v1/changes`, `text/event-stream`).
 ///
-/// The stream reconnects after a dropped connection (waiting one second, then longer) for as long as the user stays
-/// signed in and the caller keeps iterating; it finishes when no one is signed in. Changes made while the
-/// connection was down are not replayed: a screen that needs them reloads after a reconnect.
+/// The stream lives as long as the session that opened it. The server ends it when that session ends (sign-out,
+/// expiry of the access token, deletion of the account); the feed then reconnects with a refreshed access token
+/// when the session can be refreshed, and finishes when no one is signed in, when the refresh is refused, or when
+/// another user has signed in meanwhile. After a dropped connection it reconnects (waiting one second, then longer)
+/// for as long as the caller keeps iterating. Changes made while the connection was down are not replayed: a screen
+/// that needs them reloads after a reconnect.
 struct HTTPChangeFeed: ChangeFeed {
     let client: HTTPClient
 
@@ -18,7 +21,12 @@ struct HTTPChangeFeed: ChangeFeed {
         let client = self.client
         let task = Task {
             var failures = 0
+            var owner: User.ID?
             while !Task.isCancelled {
+                guard let session = try? await client.sessions.current() else { break }
+                // A stream belongs to the user who opened it; after a sign-in as someone else it ends.
+                if let owner, owner != session.userID { break }
+                owner = session.userID
                 guard let token = try? await client.sessions.accessToken(refresher: client.refreshSession) else { break }
                 guard let request = try? client.streamRequest(path: "/v1/changes", token: token) else { break }
                 var parser = ServerSentEventParser()
@@ -30,6 +38,16 @@ struct HTTPChangeFeed: ChangeFeed {
                                 continuation.yield(change)
                             }
                         }
+                    }
+                } catch let error as StreamStatusError where error.status == 401 {
+                    // The token expired or the session ended: refresh once and reconnect, or finish when refused.
+                    do {
+                        _ = try await client.sessions.refresh(replacing: token, refresher: client.refreshSession)
+                        continue
+                    } catch let error as DiaryError where error.code == .unauthenticated {
+                        break
+                    } catch {
+                        failures += 1
                     }
                 } catch {
                     failures += 1

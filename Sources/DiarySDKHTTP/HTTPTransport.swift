@@ -1,3 +1,4 @@
+import DiarySDK
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -23,16 +24,28 @@ protocol HTTPTransport: Sendable {
 ///
 /// The request's `timeoutInterval` is enforced here as a deadline for the whole answer: FoundationNetworking does
 /// not apply it to a server that accepts the connection and then stays silent.
+///
+/// A request with a body goes through a companion session (same configuration, see ``RewindableBodies``) that can
+/// hand the body over again: when a kept-alive connection turns out to be dead, the URL loading system re-sends the
+/// request on a new connection, and FoundationNetworking would otherwise re-send a POST without its body, which the
+/// server waits for until the timeout (30 s by default). With the body re-supplied the re-send completes, or the
+/// drop fails fast and ``HTTPClient`` retries with the same idempotency key.
 struct URLSessionTransport: HTTPTransport {
     let session: URLSession
 
     func send(_ request: URLRequest, body: Data?) async throws -> (Data, HTTPURLResponse) {
         var request = request
-        request.httpBody = body
+        var session = self.session
+        if let body {
+            request.httpBodyStream = InputStream(data: body)
+            session = RewindableBodies.session(like: self.session)
+        }
         let handle = TaskHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
+                let identifier = Locked<Int?>(nil)
                 let task = session.dataTask(with: request) { data, response, error in
+                    if let kept = identifier.current { RewindableBodies.shared.forget(kept) }
                     handle.finish()
                     if handle.hasTimedOut {
                         continuation.resume(throwing: URLError(.timedOut))
@@ -43,6 +56,10 @@ struct URLSessionTransport: HTTPTransport {
                     } else {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
+                }
+                if let body {
+                    identifier.withLock { $0 = task.taskIdentifier }
+                    RewindableBodies.shared.keep(body, for: task.taskIdentifier)
                 }
                 handle.start(task, deadline: request.timeoutInterval)
             }
@@ -137,7 +154,14 @@ final class TaskHandle: @unchecked Sendable {
     }
 }
 
-/// Forwards a streaming response's bytes as they arrive; a non-2xx status ends the stream with an error.
+/// A streaming response that answered with a status other than 2xx.
+struct StreamStatusError: Error, Equatable {
+    /// The HTTP status.
+    var status: Int
+}
+
+/// Forwards a streaming response's bytes as they arrive; a non-2xx status ends the stream with a
+/// ``StreamStatusError``.
 final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let continuation: AsyncThrowingStream<Data, any Error>.Continuation
 
@@ -150,7 +174,7 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
         if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
-            continuation.finish(throwing: URLError(.badServerResponse))
+            continuation.finish(throwing: StreamStatusError(status: http.statusCode))
             completionHandler(.cancel)
             return
         }

@@ -47,6 +47,14 @@ actor SessionManager {
         try await store.save(newSession)
     }
 
+    /// Notes a push token registered in the current session, so sign-out unregisters it.
+    func remember(deviceToken: String) async throws {
+        guard var current = try await current(), !(current.deviceTokens ?? []).contains(deviceToken) else { return }
+        current.deviceTokens = (current.deviceTokens ?? []) + [deviceToken]
+        session = current
+        try await store.save(current)
+    }
+
     /// Who requests are sent as, for joining identical requests (never across users); `nil` until the session has
     /// been read from its store (``current()``).
     nonisolated var principal: String? {
@@ -99,7 +107,8 @@ actor SessionManager {
             refreshTask = task
         }
         do {
-            let renewed = try await task.value
+            var renewed = try await task.value
+            renewed.deviceTokens = session.deviceTokens
             guard generation == started else { throw DiaryError(.unauthenticated, "signed out while the session was refreshed") }
             if self.session?.accessToken == staleToken {
                 self.session = renewed

@@ -1,4 +1,5 @@
 import DiarySDK
+import DiarySDKConformance
 import Foundation
 
 @testable import DiarySDKFileStore
@@ -48,7 +49,8 @@ struct TestDirectory: Sendable {
     ) throws -> FileStoreBackend {
         let configuration = FileStoreBackend.Configuration(
             directory: url, clock: clock, defaultTimeZone: TimeZone(identifier: "UTC")!,
-            engine: .init(passwordHashIterations: 1_000), minimumCompactionBytes: minimumCompactionBytes)
+            engine: .init(passwordHashIterations: 1_000, identityTokenVerifier: ConformanceIdentityTokenVerifier()),
+            minimumCompactionBytes: minimumCompactionBytes)
         return try FileStoreBackend(
             configuration: configuration, sessionStore: sessionFile ? nil : InMemorySessionStore(),
             io: io ?? POSIXFileIO())

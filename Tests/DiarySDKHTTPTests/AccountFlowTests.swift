@@ -54,9 +54,9 @@ struct AccountFlowTests {
     @Test func identityTokenSignInCreatesTheUserOnceAndFindsThemAgain() async throws {
         let fixture = try await ServerFixture.make()
         let first = try await device(fixture).repositories.accounts.signIn(
-            .identityToken(provider: "apple", token: "test:apple-subject-1:sso@example.com"))
+            .identityToken(provider: "apple", token: "test:apple-subject-1:sso@example.com:verified"))
         let again = try await device(fixture).repositories.accounts.signIn(
-            .identityToken(provider: "apple", token: "test:apple-subject-1:sso@example.com"))
+            .identityToken(provider: "apple", token: "test:apple-subject-1:sso@example.com:verified"))
         #expect(first.id == again.id)
         #expect(first.email == "sso@example.com")
         let error = await #expect(throws: DiaryError.self) {
@@ -105,10 +105,13 @@ struct AccountFlowTests {
         let body = ["refreshToken": session.refreshToken ?? ""]
         let first = try await fixture.control.sendJSON("POST", "/v1/auth/refresh", body)
         #expect(first.status == 200)
+        // The pair from `first` is used, so the original token is no longer the one just rotated away: reuse.
+        struct Pair: Decodable { var accessToken: String, refreshToken: String }
+        let rotated = try first.json(Pair.self)
+        let second = try await fixture.control.sendJSON("POST", "/v1/auth/refresh", ["refreshToken": rotated.refreshToken])
+        #expect(second.status == 200)
         let reuse = try await fixture.control.sendJSON("POST", "/v1/auth/refresh", body)
         #expect(reuse.status == 401)
-        struct Pair: Decodable { var accessToken: String }
-        let rotated = try first.json(Pair.self)
-        #expect(try await fixture.control.send("GET", "/v1/me", token: rotated.accessToken).status == 401)
+        #expect(try await fixture.control.send("GET", "/v1/me", token: try second.json(Pair.self).accessToken).status == 401)
     }
 }

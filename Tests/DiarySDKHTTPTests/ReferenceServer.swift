@@ -41,7 +41,7 @@ final class ReferenceServer: @unchecked Sendable {
 
     /// Starts a server. Its request log goes to a temporary file, which
     /// is also where the port it picked is read from.
-    private static func start(extraArguments: [String]) async throws -> ReferenceServer {
+    static func start(extraArguments: [String]) async throws -> ReferenceServer {
         let binary = try locateBinary()
         let name = "diary-server-\(UUID().uuidString)"
         let logURL = FileManager.default.temporaryDirectory.appendingPathComponent(name + ".log")

@@ -15,7 +15,9 @@ struct InMemoryWorld: ConformanceWorld {
     let backend: InMemoryBackend
 
     init() {
-        backend = InMemoryBackend(configuration: .init(clock: clock))
+        backend = InMemoryBackend(configuration: .init(
+            clock: clock,
+            engine: .init(passwordHashIterations: 1_000, identityTokenVerifier: ConformanceIdentityTokenVerifier())))
     }
 
     func makeDevice() async throws -> DiaryRepositories {

@@ -2,19 +2,22 @@ import Foundation
 
 extension DiaryEngine: AccountRepository {
     /// Creates an account without signing it in: what a server calls before issuing its own tokens.
-    /// - Parameter request: Email, password and nickname.
+    /// - Parameter request: Email, password, nickname and optionally a time zone (the device's when absent).
     /// - Returns: The new user, as its owner sees it.
-    /// - Throws: `.invalidInput` for a malformed field; `.conflict` when the email or nickname is taken.
+    /// - Throws: `.invalidInput` for a malformed field or an unknown time zone; `.conflict` when the email or
+    ///   nickname (or a look-alike of it) is taken.
     public func createAccount(_ request: SignUpRequest) async throws -> User {
         let email = try Validation.email(request.email)
         let nickname = try Validation.nickname(request.nickname)
         try Validation.password(request.password)
+        let zone = try Self.timeZoneIdentifier(request.timeZoneIdentifier) ?? environment.defaultTimeZone.identifier
         let salt = Self.randomBytes(16)
         let iterations = configuration.passwordHashIterations
-        let hash = SHA256.pbkdf2(password: Array(request.password.utf8), salt: salt, iterations: iterations)
+        let hash = await configuration.passwordHasher.derive(
+            password: Array(request.password.utf8), salt: salt, iterations: iterations)
         let user = User(
             id: newID(), nickname: nickname, email: email, createdAt: now,
-            settings: UserSettings(timeZoneIdentifier: environment.defaultTimeZone.identifier))
+            settings: UserSettings(timeZoneIdentifier: zone))
         let credential = CredentialRecord(
             userID: user.id, email: email, salt: SHA256.hex(salt), iterations: iterations, hash: SHA256.hex(hash),
             externalIdentities: [])
@@ -23,59 +26,6 @@ extension DiaryEngine: AccountRepository {
             transaction.put(.user(user))
             transaction.put(.credential(credential))
             return user
-        }
-    }
-
-    /// Checks credentials without signing in: what a server calls before issuing its own tokens.
-    /// - Parameter credentials: Email and password, or an external identity token.
-    /// - Returns: The user, as its owner sees it. An identity token for an unknown subject creates the account.
-    /// - Throws: `.unauthenticated` for wrong credentials.
-    public func authenticate(_ credentials: Credentials) async throws -> User {
-        switch credentials {
-        case .password(let email, let password):
-            let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-            let wrong = DiaryError(.unauthenticated, "the email or password is incorrect")
-            let found = try await store.read("accounts.signIn") { db -> (User, CredentialRecord)? in
-                guard let id = db.userIDsByEmail[normalized], let user = db.users[id], let credential = db.credentials[id]
-                else { return nil }
-                return (user, credential)
-            }
-            guard let (user, credential) = found, let salt = Self.bytes(fromHex: credential.salt) else { throw wrong }
-            let hash = SHA256.pbkdf2(password: Array(password.utf8), salt: salt, iterations: credential.iterations)
-            guard Self.constantTimeEqual(SHA256.hex(hash), credential.hash) else { throw wrong }
-            return user
-        case .identityToken(let provider, let token):
-            guard let verifier = configuration.identityTokenVerifier else {
-                throw DiaryError(.unauthenticated, "sign-in with \(provider) is not configured for this backend")
-            }
-            let identity = try await verifier.verify(token: token, provider: provider)
-            let key = "\(provider):\(identity.subject)"
-            let now = self.now
-            let newUserID: User.ID = newID()
-            let defaultZone = environment.defaultTimeZone.identifier
-            return try await store.write("accounts.signIn") { transaction in
-                let db = transaction.database
-                if let id = db.userIDsByExternalIdentity[key], let user = db.users[id] { return user }
-                if let email = identity.email.flatMap({ try? Validation.email($0) }), let id = db.userIDsByEmail[email],
-                    var credential = db.credentials[id], let user = db.users[id]
-                {
-                    credential.externalIdentities.append(key)
-                    transaction.put(.credential(credential))
-                    return user
-                }
-                var nickname = "user_" + String(newUserID.description.prefix(8))
-                while db.userIDsByNickname[nickname.lowercased()] != nil { nickname += "_" }
-                let user = User(
-                    id: newUserID, nickname: nickname, email: identity.email?.lowercased(), createdAt: now,
-                    settings: UserSettings(timeZoneIdentifier: defaultZone))
-                transaction.put(.user(user))
-                transaction.put(
-                    .credential(
-                        CredentialRecord(
-                            userID: user.id, email: user.email ?? "\(key)@external.invalid", salt: "", iterations: 0,
-                            hash: "", externalIdentities: [key])))
-                return user
-            }
         }
     }
 
@@ -94,8 +44,12 @@ extension DiaryEngine: AccountRepository {
     public func signOut() async throws {
         guard case .session(let context) = principal, let session = context.session else { return }
         let tokenHash = SHA256.hex(SHA256.hash(Array(session.accessToken.utf8)))
+        let devices = session.deviceTokens ?? []
         try await store.write("accounts.signOut") { transaction in
             transaction.remove(.session(tokenHash))
+            for token in devices where transaction.database.devices[session.userID]?[token] != nil {
+                transaction.remove(.device(session.userID, token))
+            }
         }
         try await context.set(nil)
     }
@@ -129,7 +83,9 @@ extension DiaryEngine: AccountRepository {
 
     public func isNicknameAvailable(_ nickname: String) async throws -> Bool {
         let nickname = try Validation.nickname(nickname)
-        return try await store.read("accounts.isNicknameAvailable") { db in db.userIDsByNickname[nickname.lowercased()] == nil }
+        return try await store.read("accounts.isNicknameAvailable") { db in
+            db.userIDsByNickname[Validation.nicknameKey(nickname)] == nil
+        }
     }
 
     public func isEmailAvailable(_ email: String) async throws -> Bool {
@@ -140,7 +96,7 @@ extension DiaryEngine: AccountRepository {
     public func registerDeviceToken(_ token: DeviceToken) async throws {
         let trimmed = try Validation.text(token.token, field: "token", maximum: 4096)
         let registeredAt = now
-        try await write("accounts.registerDeviceToken") { transaction, actor in
+        let actor = try await write("accounts.registerDeviceToken") { transaction, actor in
             for (userID, devices) in transaction.database.devices where devices[trimmed] != nil && userID != actor {
                 transaction.remove(.device(userID, trimmed))
             }
@@ -149,6 +105,27 @@ extension DiaryEngine: AccountRepository {
                     DeviceRecord(
                         userID: actor, device: DeviceToken(token: trimmed, platform: token.platform),
                         registeredAt: registeredAt)))
+            return actor
+        }
+        // Remember it with the session, so signing out on this device unregisters it.
+        if case .session(let context) = principal, var session = context.session, session.userID == actor,
+            !(session.deviceTokens ?? []).contains(trimmed)
+        {
+            session.deviceTokens = (session.deviceTokens ?? []) + [trimmed]
+            try await context.set(session)
+        }
+    }
+
+    /// Removes the acting user's registrations of some push tokens: what a server calls when a device signs out.
+    /// Tokens the user never registered are ignored.
+    /// - Parameter tokens: The tokens, as registered.
+    /// - Throws: `.unauthenticated` when no one is signed in.
+    public func unregisterDeviceTokens(_ tokens: [String]) async throws {
+        let trimmed = tokens.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        try await write("accounts.unregisterDeviceTokens") { transaction, actor in
+            for token in trimmed where transaction.database.devices[actor]?[token] != nil {
+                transaction.remove(.device(actor, token))
+            }
         }
     }
 
@@ -177,7 +154,7 @@ extension DiaryEngine: AccountRepository {
         if let email, let owner = db.userIDsByEmail[email], owner != userID {
             throw DiaryError(.conflict, "the email address is already registered", field: "email")
         }
-        if let nickname, let owner = db.userIDsByNickname[nickname.lowercased()], owner != userID {
+        if let nickname, let owner = db.userIDsByNickname[Validation.nicknameKey(nickname)], owner != userID {
             throw DiaryError(.conflict, "the nickname '\(nickname)' is taken", field: "nickname")
         }
     }
@@ -185,28 +162,6 @@ extension DiaryEngine: AccountRepository {
     package static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-    }
-
-    private static func bytes(fromHex hex: String) -> [UInt8]? {
-        let characters = Array(hex.utf8)
-        guard characters.count % 2 == 0 else { return nil }
-        var result: [UInt8] = []
-        for index in stride(from: 0, to: characters.count, by: 2) {
-            guard let byte = UInt8(String(decoding: characters[index..<index + 2], as: UTF8.self), radix: 16) else {
-                return nil
-            }
-            result.append(byte)
-        }
-        return result
-    }
-
-    private static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8)
-        let y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        var difference: UInt8 = 0
-        for index in x.indices { difference |= x[index] ^ y[index] }
-        return difference == 0
     }
 }
 

@@ -1,21 +1,42 @@
 import Foundation
 
 extension DiaryEngine: ChangeFeed {
+    /// Changes the signed-in user may see, for as long as the session that opened the stream lasts: the stream
+    /// finishes when that session signs out, when the account is deleted, or when another user signs in on the
+    /// device (and at once when no one is signed in).
     public func changes() -> AsyncStream<DiaryChange> {
         let committed = store.committedChanges()
         let (stream, continuation) = AsyncStream<DiaryChange>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        guard let viewer = try? requireUserID() else {
+            continuation.finish()
+            return stream
+        }
+        let openedWith = sessionToken
         let task = Task { [self] in
             for await mutations in committed {
-                guard let viewer = try? requireUserID() else { continue }
-                let changes = (try? await store.read("changes.filter") { db in
-                    mutations.compactMap { Self.change(for: $0, viewer: viewer, in: db) }
-                }) ?? []
+                guard sessionToken == openedWith else { break }
+                let visible: [DiaryChange]?
+                do {
+                    visible = try await store.read("changes.filter") { db -> [DiaryChange]? in
+                        guard db.users[viewer] != nil else { return nil }  // the account was deleted
+                        return mutations.compactMap { Self.change(for: $0, viewer: viewer, in: db) }
+                    }
+                } catch {
+                    continue
+                }
+                guard let changes = visible else { break }
                 for change in changes { continuation.yield(change) }
             }
             continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// The token of the device's session (`nil` for an engine acting as a fixed user), to tell when it ended.
+    private var sessionToken: String? {
+        guard case .session(let context) = principal else { return nil }
+        return context.session?.accessToken
     }
 
     /// The change a mutation means for `viewer`, or `nil` when it is none of their business.

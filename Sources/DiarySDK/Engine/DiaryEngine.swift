@@ -13,14 +13,21 @@ public final class DiaryEngine: Sendable {
         public var passwordHashIterations: Int
         /// Verifies external identity tokens; without one, identity-token sign-in is refused.
         public var identityTokenVerifier: (any IdentityTokenVerifier)?
+        /// Derives password hashes; PBKDF2 on the shared ``HashingPool`` by default, never on the concurrency pool.
+        public var passwordHasher: any PasswordHasher
 
         /// Creates a configuration.
         /// - Parameters:
         ///   - passwordHashIterations: PBKDF2 iterations; 100,000 by default.
         ///   - identityTokenVerifier: The verifier for external sign-in.
-        public init(passwordHashIterations: Int = 100_000, identityTokenVerifier: (any IdentityTokenVerifier)? = nil) {
+        ///   - passwordHasher: The hasher; ``PBKDF2PasswordHasher`` on ``HashingPool/shared`` by default.
+        public init(
+            passwordHashIterations: Int = 100_000, identityTokenVerifier: (any IdentityTokenVerifier)? = nil,
+            passwordHasher: any PasswordHasher = PBKDF2PasswordHasher()
+        ) {
             self.passwordHashIterations = passwordHashIterations
             self.identityTokenVerifier = identityTokenVerifier
+            self.passwordHasher = passwordHasher
         }
     }
 

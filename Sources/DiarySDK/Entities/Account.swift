@@ -16,12 +16,21 @@ public struct SignUpRequest: Hashable, Sendable, Codable {
     public var password: String
     /// The nickname.
     public var nickname: String
+    /// The time zone the new account counts its days in (an IANA identifier such as `Asia/Seoul`); `nil` uses the
+    /// backend's default: the device's for local backends, `HTTPBackend`'s configured zone over HTTP.
+    public var timeZoneIdentifier: String?
 
     /// Creates a request.
-    public init(email: String, password: String, nickname: String) {
+    /// - Parameters:
+    ///   - email: The sign-in email.
+    ///   - password: The password.
+    ///   - nickname: The nickname.
+    ///   - timeZoneIdentifier: The new account's time zone; the backend's default when `nil`.
+    public init(email: String, password: String, nickname: String, timeZoneIdentifier: String? = nil) {
         self.email = email
         self.password = password
         self.nickname = nickname
+        self.timeZoneIdentifier = timeZoneIdentifier
     }
 }
 
@@ -55,12 +64,24 @@ public struct StoredSession: Hashable, Sendable, Codable {
     public var refreshToken: String?
     /// When the access token expires, if it does.
     public var expiresAt: Date?
+    /// The push tokens this device registered during the session; signing out unregisters them.
+    public var deviceTokens: [String]?
 
     /// Creates a stored session.
-    public init(userID: User.ID, accessToken: String, refreshToken: String? = nil, expiresAt: Date? = nil) {
+    /// - Parameters:
+    ///   - userID: The user.
+    ///   - accessToken: The access token.
+    ///   - refreshToken: The refresh token, if any.
+    ///   - expiresAt: When the access token expires, if it does.
+    ///   - deviceTokens: The push tokens registered in this session.
+    public init(
+        userID: User.ID, accessToken: String, refreshToken: String? = nil, expiresAt: Date? = nil,
+        deviceTokens: [String]? = nil
+    ) {
         self.userID = userID
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
+        self.deviceTokens = deviceTokens
     }
 }

@@ -7,18 +7,28 @@ import Foundation
 /// and run the `DiarySDKConformance` suite against it (see docs/CustomBackend.md).
 public protocol AccountRepository: Sendable {
     /// Creates an account and signs it in.
-    /// - Parameter request: Email, password and nickname.
+    ///
+    /// The account counts its days in the request's time zone, or the device's when the request names none.
+    /// - Parameter request: Email, password, nickname and optionally a time zone.
     /// - Returns: The new user, as its owner sees it.
-    /// - Throws: `.invalidInput` for a malformed field; `.conflict` when the email or nickname is taken.
+    /// - Throws: `.invalidInput` for a malformed field or an unknown time zone; `.conflict` when the email or
+    ///   nickname (or a look-alike of it, ``Validation/nicknameKey(_:)``) is taken.
     func signUp(_ request: SignUpRequest) async throws -> User
 
     /// Signs in.
+    ///
+    /// An identity token for an unknown subject creates an account (in the device's time zone). It joins an existing
+    /// account with the same email only when the provider verified that email.
     /// - Parameter credentials: Email and password, or an external identity token.
     /// - Returns: The user.
     /// - Throws: `.unauthenticated` for wrong credentials (never saying which part was wrong).
     func signIn(_ credentials: Credentials) async throws -> User
 
     /// Signs out; afterwards every user-scoped call throws `.unauthenticated`. Signing out twice is harmless.
+    ///
+    /// The push tokens this device registered for the user (``registerDeviceToken(_:)``, and `HTTPBackend`'s
+    /// configured `deviceToken`) are unregistered, so a shared device stops receiving the previous user's pushes.
+    /// Tokens the user registered on other devices stay.
     func signOut() async throws
 
     /// Deletes the signed-in account and everything it wrote, then signs out.
@@ -44,7 +54,8 @@ public protocol AccountRepository: Sendable {
     /// - Throws: `.invalidInput` when it is malformed.
     func isEmailAvailable(_ email: String) async throws -> Bool
 
-    /// Registers this device's push token for the signed-in user (replacing an older one for the same token).
+    /// Registers this device's push token for the signed-in user (replacing an older one for the same token). The
+    /// registration lasts until the user signs out on this device, or the token is registered by someone else.
     /// - Parameter token: The token.
     func registerDeviceToken(_ token: DeviceToken) async throws
 

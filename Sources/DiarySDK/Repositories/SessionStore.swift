@@ -89,15 +89,26 @@ public protocol IdentityTokenVerifier: Sendable {
 }
 
 /// What an ``IdentityTokenVerifier`` vouches for.
+///
+/// Only an email the provider marks as verified (``isEmailVerified``) links the identity to an existing account with
+/// that email; an unverified one is never trusted, so a provider that passes unverified addresses cannot be used to
+/// take over a password account.
 public struct VerifiedIdentity: Hashable, Sendable {
     /// The provider's stable user id.
     public var subject: String
     /// The email address, if the provider shares it.
     public var email: String?
+    /// Whether the provider says it verified ``email`` (an OpenID Connect `email_verified` claim that is `true`).
+    public var isEmailVerified: Bool
 
     /// Creates a verified identity.
-    public init(subject: String, email: String?) {
+    /// - Parameters:
+    ///   - subject: The provider's stable user id.
+    ///   - email: The email address, if shared.
+    ///   - isEmailVerified: Whether the provider verified the email; `false` unless the provider says so.
+    public init(subject: String, email: String?, isEmailVerified: Bool = false) {
         self.subject = subject
         self.email = email
+        self.isEmailVerified = isEmailVerified
     }
 }

@@ -52,11 +52,16 @@ public enum Validation {
     }
 
     /// Checks a nickname: 2–20 letters (any script), digits, `_` or `.`, not starting with `.`.
+    ///
+    /// The nickname is NFKC-normalised first, so full-width and other compatibility forms (`ｕｎｉ`) become their
+    /// plain letters (`uni`). Uniqueness is decided on ``nicknameKey(_:)``, which also folds case and look-alike
+    /// letters.
     /// - Parameter nickname: The nickname.
-    /// - Returns: The trimmed nickname.
+    /// - Returns: The trimmed, NFKC-normalised nickname.
     /// - Throws: `.invalidInput` on `nickname`.
     public static func nickname(_ nickname: String) throws -> String {
-        let trimmed = try text(nickname, field: "nickname", maximum: maximumNicknameLength)
+        let trimmed = try text(
+            nickname.precomposedStringWithCompatibilityMapping, field: "nickname", maximum: maximumNicknameLength)
         guard trimmed.count >= minimumNicknameLength else {
             throw DiaryError.invalid(
                 "nickname", .tooShort, "nickname must be at least \(minimumNicknameLength) characters")

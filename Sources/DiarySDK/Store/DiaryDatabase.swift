@@ -18,6 +18,7 @@ package struct DiaryDatabase: Sendable {
 
     // Users and accounts
     package private(set) var users: [User.ID: User] = [:]
+    /// Keyed by ``Validation/nicknameKey(_:)``, so look-alike nicknames collide.
     package private(set) var userIDsByNickname: [String: User.ID] = [:]
     package private(set) var credentials: [User.ID: CredentialRecord] = [:]
     package private(set) var userIDsByEmail: [String: User.ID] = [:]
@@ -223,7 +224,7 @@ extension DiaryDatabase {
         switch record {
         case .user(let user):
             users[user.id] = user
-            userIDsByNickname[user.nickname.lowercased()] = user.id
+            userIDsByNickname[Validation.nicknameKey(user.nickname)] = user.id
         case .credential(let credential):
             credentials[credential.userID] = credential
             userIDsByEmail[credential.email] = credential.userID
@@ -297,7 +298,9 @@ extension DiaryDatabase {
         switch record {
         case .user(let user):
             users[user.id] = nil
-            if userIDsByNickname[user.nickname.lowercased()] == user.id { userIDsByNickname[user.nickname.lowercased()] = nil }
+            if userIDsByNickname[Validation.nicknameKey(user.nickname)] == user.id {
+                userIDsByNickname[Validation.nicknameKey(user.nickname)] = nil
+            }
         case .credential(let credential):
             credentials[credential.userID] = nil
             userIDsByEmail[credential.email] = nil

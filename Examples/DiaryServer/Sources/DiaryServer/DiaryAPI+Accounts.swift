@@ -16,6 +16,16 @@ struct RefreshBody: Codable, Sendable {
     var refreshToken: String
 }
 
+/// What `POST /v1/auth/sign-in` carries beside the credentials: the time zone for an account it creates.
+struct SignInExtras: Codable, Sendable {
+    var timeZoneIdentifier: String?
+}
+
+/// The optional body of `POST /v1/auth/sign-out`: the push tokens the device registered, to unregister.
+struct SignOutBody: Codable, Sendable {
+    var deviceTokens: [String]?
+}
+
 extension DiaryAPI {
     func registerAccounts(_ router: Router<DiaryRequestContext>) {
         route(router, .post, "/v1/auth/sign-up", auth: false, body: .credentials) { call in
@@ -23,7 +33,8 @@ extension DiaryAPI {
             return try .created(Self.authReply(user: user, call.world.tokens.issue(for: user.id)))
         }
         route(router, .post, "/v1/auth/sign-in", auth: false, body: .credentials) { call in
-            let user = try await call.engine.authenticate(try call.decode(Credentials.self))
+            let zone = try call.decode(SignInExtras.self).timeZoneIdentifier
+            let user = try await call.engine.authenticate(try call.decode(Credentials.self), timeZoneIdentifier: zone)
             return try .ok(Self.authReply(user: user, call.world.tokens.issue(for: user.id)))
         }
         route(router, .post, "/v1/auth/refresh", auth: false, body: .credentials) { call in
@@ -31,8 +42,11 @@ extension DiaryAPI {
             call.world.stats.withLock { $0.refreshes += 1 }
             return try .ok(Self.authReply(user: nil, pair))
         }
-        route(router, .post, "/v1/auth/sign-out", body: .empty) { call in
-            if let sid = call.sessionID { call.world.tokens.revoke(session: sid) }
+        route(router, .post, "/v1/auth/sign-out", body: .credentials) { call in
+            // The session ends whatever else happens; the device's push tokens stop going to this user first.
+            defer { if let sid = call.sessionID { call.world.tokens.revoke(session: sid) } }
+            let tokens = call.body.isEmpty ? [] : try call.decode(SignOutBody.self).deviceTokens ?? []
+            if !tokens.isEmpty { try await call.engine.unregisterDeviceTokens(tokens) }
             return .noContent
         }
         route(router, .get, "/v1/me") { call in

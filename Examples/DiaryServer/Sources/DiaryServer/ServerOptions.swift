@@ -12,14 +12,27 @@ struct ServerOptions: Sendable {
     var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
     var passwordHashIterations = 100_000
     var exitWhenStdinCloses = false
+    /// Sign-in and email-availability requests one client address may make in a burst, and per
+    /// `authRatePeriod`; 0 turns the limit off.
+    var authRateLimit = 10
+    /// Seconds over which a client earns `authRateLimit` requests back.
+    var authRatePeriod: TimeInterval = 60
+    /// Seconds during which the refresh token just rotated away is still answered (with the same new pair), so a
+    /// client whose refresh answer was lost keeps its session.
+    var refreshGracePeriod: TimeInterval = 120
+
     /// Where recorded worlds' exchanges are appended (test mode only).
     var contractLog: URL?
 
     static let usage = """
         usage: DiaryServer [--hostname 127.0.0.1] [--port 8080] [--data-dir PATH | --in-memory] [--jwt-secret SECRET]
-                           [--access-token-lifetime SECONDS] [--test-mode] [--exit-on-stdin-close]
+                           [--access-token-lifetime SECONDS] [--refresh-grace-period SECONDS]
+                           [--auth-rate-limit N] [--auth-rate-period SECONDS] [--test-mode] [--exit-on-stdin-close]
                            [--contract-log PATH]
-        environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_TEST_MODE=1
+        environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_TEST_MODE=1,
+                     DIARY_AUTH_RATE_LIMIT, DIARY_AUTH_RATE_PERIOD
+        --auth-rate-limit N / --auth-rate-period SECONDS: sign-in and email-availability requests per client address
+        (a token bucket: N at once, N more per period; 10 per 60 s by default; 0 turns it off); more answer 429.
         --test-mode enables /v1/_test/* (clock, worlds, faults, stats), the `test:<subject>:<email>` identity tokens and
         cheap password hashing. Never use it in production. --port 0 picks a free port (printed at start-up);
         --exit-on-stdin-close stops the server when its parent (a test run) goes away. --contract-log (test mode) appends
@@ -35,6 +48,10 @@ struct ServerOptions: Sendable {
         if let value = environment["DIARY_DATA_DIR"] { options.dataDirectory = URL(fileURLWithPath: value) }
         if let value = environment["DIARY_JWT_SECRET"] { options.jwtSecret = value }
         if environment["DIARY_TEST_MODE"] == "1" { options.testMode = true }
+        if let value = environment["DIARY_AUTH_RATE_LIMIT"] { options.authRateLimit = try integer(value, "DIARY_AUTH_RATE_LIMIT") }
+        if let value = environment["DIARY_AUTH_RATE_PERIOD"] {
+            options.authRatePeriod = TimeInterval(try integer(value, "DIARY_AUTH_RATE_PERIOD"))
+        }
         var index = 0
         func next(_ flag: String) throws -> String {
             index += 1
@@ -53,6 +70,9 @@ struct ServerOptions: Sendable {
             case "--jwt-secret": options.jwtSecret = try next(flag)
             case "--contract-log": options.contractLog = URL(fileURLWithPath: try next(flag))
             case "--access-token-lifetime": options.accessTokenLifetime = TimeInterval(try integer(try next(flag), flag))
+            case "--refresh-grace-period": options.refreshGracePeriod = TimeInterval(try integer(try next(flag), flag))
+            case "--auth-rate-limit": options.authRateLimit = try integer(try next(flag), flag)
+            case "--auth-rate-period": options.authRatePeriod = TimeInterval(try integer(try next(flag), flag))
             case "--help", "-h": throw OptionsError(message: usage)
             default: throw OptionsError(message: "unknown option \(flag)\n\(usage)")
             }

@@ -5,6 +5,14 @@ import Foundation
 /// Issues and checks the server's HS256 JSON Web Tokens: a short-lived access token and a long-lived refresh token
 /// per session, with refresh-token rotation and reuse detection.
 ///
+/// A refresh is idempotent for a short grace period: presenting the refresh token that was just rotated away
+/// answers the same new pair again instead of ending the session, so a client whose refresh answer was lost (a
+/// dropped connection) keeps its session. Presenting any older refresh token, or the previous one after the grace
+/// period or after the new one was used, is reuse and ends the session.
+///
+/// Tokens are decoded strictly: base64url without padding, in its one canonical spelling (the unused low bits of
+/// the last character are zero), so a token differing in any character is refused.
+///
 /// Token times use the real clock, never a world's test clock, so moving a test clock never expires a session.
 final class TokenService: Sendable {
     struct Claims: Codable, Sendable {
@@ -27,6 +35,10 @@ final class TokenService: Sendable {
         var userID: User.ID
         var refreshJTI: String
         var accessJTI = ""
+        /// The refresh token rotated away last, when, and the pair that rotation answered.
+        var previousRefreshJTI: String?
+        var rotatedAt = Date.distantPast
+        var lastPair: Pair?
         /// Access tokens a test declared expired (`POST /v1/_test/expire-access-tokens`).
         var expiredAccessJTIs: Set<String> = []
     }
@@ -38,12 +50,14 @@ final class TokenService: Sendable {
     private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
     private let accessLifetime: TimeInterval
     private let refreshLifetime: TimeInterval
+    private let refreshGracePeriod: TimeInterval
     private let sessions = Protected<[String: Session]>([:])
 
     init(key: [UInt8], options: ServerOptions) {
         self.keyBytes = key
         self.accessLifetime = options.accessTokenLifetime
         self.refreshLifetime = options.refreshTokenLifetime
+        self.refreshGracePeriod = options.refreshGracePeriod
     }
 
     /// Starts a session.
@@ -64,21 +78,41 @@ final class TokenService: Sendable {
         return (session.userID, claims.sid)
     }
 
-    /// Rotates a refresh token into a new pair. Presenting an already-rotated refresh token ends the session.
-    /// - Throws: `.unauthenticated` when the token is not the session's current refresh token.
+    /// Rotates a refresh token into a new pair. Presenting the token rotated away last, within the grace period,
+    /// answers the same pair again; presenting any other already-rotated refresh token ends the session.
+    /// - Throws: `.unauthenticated` when the token is neither the session's current refresh token nor the one just
+    ///   rotated away.
     func refresh(_ token: String) throws -> Pair {
         let claims = try verify(token, type: "refresh")
         let newJTI = UUID().uuidString.lowercased()
-        let userID: User.ID = try sessions.withLock { table in
-            guard let session = table[claims.sid] else { throw DiaryError(.unauthenticated, "the session has ended; sign in again") }
-            guard session.refreshJTI == claims.jti else {
-                table[claims.sid] = nil
-                throw DiaryError(.unauthenticated, "the refresh token was already used; the session has ended")
+        let now = Date()
+        let outcome: Result<(User.ID, Pair?), DiaryError> = sessions.withLock { table in
+            guard let session = table[claims.sid] else {
+                return .failure(DiaryError(.unauthenticated, "the session has ended; sign in again"))
             }
-            table[claims.sid]?.refreshJTI = newJTI
-            return session.userID
+            if session.refreshJTI == claims.jti { return .success((session.userID, nil)) }
+            if session.previousRefreshJTI == claims.jti, now.timeIntervalSince(session.rotatedAt) <= refreshGracePeriod,
+                let pair = session.lastPair
+            {
+                return .success((session.userID, pair))
+            }
+            table[claims.sid] = nil
+            return .failure(DiaryError(.unauthenticated, "the refresh token was already used; the session has ended"))
         }
-        return pair(userID: userID, sid: claims.sid, refreshJTI: newJTI)
+        let (userID, replay) = try outcome.get()
+        if let replay { return replay }
+        let fresh = pair(userID: userID, sid: claims.sid, refreshJTI: newJTI)
+        let rotated = sessions.withLock { table -> Bool in
+            // Another refresh with the same token may have rotated it meanwhile: then this one is the replay.
+            guard table[claims.sid]?.refreshJTI == claims.jti else { return false }
+            table[claims.sid]?.previousRefreshJTI = claims.jti
+            table[claims.sid]?.refreshJTI = newJTI
+            table[claims.sid]?.rotatedAt = now
+            table[claims.sid]?.lastPair = fresh
+            return true
+        }
+        if rotated { return fresh }
+        return try refresh(token)
     }
 
     /// Treats every access token issued so far as expired (test mode), so a test can meet expiry without waiting.
@@ -145,9 +179,19 @@ final class TokenService: Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// Decodes base64url strictly: only the URL-safe alphabet, no padding, and only the canonical spelling (the
+    /// unused bits of the last character zero), so each byte string has exactly one accepted text.
     static func data(base64URL text: String) -> Data? {
+        guard text.utf8.count % 4 != 1,
+            text.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: "_")
+            })
+        else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
+        guard let data = Data(base64Encoded: base64), base64URL(data) == text else { return nil }
+        return data
     }
 }

@@ -49,6 +49,9 @@ let api = DiaryAPI(registry: registry, options: options, contractLog: contractLo
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
 router.add(middleware: ProblemMiddleware())
+router.add(
+    middleware: RateLimitMiddleware(
+        limiter: RateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod), testMode: options.testMode))
 router.get("/health") { _, _ in "ok" }
 api.registerAll(router)
 
