@@ -24,7 +24,7 @@ struct AuthHardeningTests {
             timeZone: timeZone))
     }
 
-    @Test func theEmailCheckAndSignInAnswer429WithRetryAfterPastTheirLimit() async throws {
+    @Test func theEmailCheckSignUpAndSignInAnswer429WithRetryAfterPastTheirLimit() async throws {
         let server = try await Self.limitedServer.value
         let control = try await TestClient(baseURL: server.baseURL).newWorld()
         for _ in 0..<3 {
@@ -43,6 +43,15 @@ struct AuthHardeningTests {
         let limited = try await signIn.send("POST", "/v1/auth/sign-in", body: body)
         #expect(limited.status == 429)
         #expect(limited.headers["retry-after"] != nil)
+
+        // Sign-up draws on the same bucket: its conflict would otherwise name registered emails without limit.
+        let signUp = try await control.newWorld()
+        let draft = try JSONEncoder.diary().encode(
+            SignUpRequest(email: "taken@example.com", password: "correct horse", nickname: "taken"))
+        #expect(try await signUp.send("POST", "/v1/auth/sign-up", body: draft).status == 201)
+        for _ in 0..<2 { #expect(try await signUp.send("POST", "/v1/auth/sign-up", body: draft).status == 409) }
+        #expect(try await signUp.send("POST", "/v1/auth/sign-up", body: draft).status == 429)
+        #expect(try await signUp.send("POST", "/v1/auth/sign-in", body: body).status == 429, "one bucket for all three")
         let error = await #expect(throws: DiaryError.self) {
             try await device(signIn).repositories.accounts.signIn(.password(email: "x@example.com", password: "wrong password"))
         }

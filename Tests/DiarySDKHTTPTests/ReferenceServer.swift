@@ -25,7 +25,11 @@ final class ReferenceServer: @unchecked Sendable {
         try await starting.value
     }
 
-    private static let starting = Task { try await start(extraArguments: contractLogArguments) }
+    /// The shared server runs the conformance suite, whose worlds sign up and sign in more often than a person
+    /// would (each world is its own bucket in test mode); the limit itself is tested on a server of its own.
+    private static let starting = Task {
+        try await start(extraArguments: ["--auth-rate-limit", "100"] + contractLogArguments)
+    }
 
     /// `--contract-log PATH` when `DIARY_CONTRACT_LOG` names a file: the server appends the exchanges of recorded
     /// worlds (the HTTP conformance run) there, and scripts/test.sh validates them against docs/openapi.yaml.

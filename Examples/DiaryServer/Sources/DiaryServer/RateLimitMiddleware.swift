@@ -4,7 +4,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Limits the routes that reveal whether an email is registered or let a password be guessed —
-/// `POST /v1/auth/sign-in` and `GET /v1/availability/email` — per client address, answering `429` with
+/// `POST /v1/auth/sign-up` (its conflict names a taken email), `POST /v1/auth/sign-in` and
+/// `GET /v1/availability/email` — per client address, one bucket for the three, answering `429` with
 /// `Retry-After` and a problem document once a client's bucket is empty. Runs before routing, so a refused request
 /// does no work at all (no password hash, no idempotency record).
 ///
@@ -14,7 +15,9 @@ struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = DiaryRequestContext
 
     /// The limited routes, as `METHOD path`.
-    static let limitedRoutes: Set<String> = ["POST /v1/auth/sign-in", "GET /v1/availability/email"]
+    static let limitedRoutes: Set<String> = [
+        "POST /v1/auth/sign-up", "POST /v1/auth/sign-in", "GET /v1/availability/email",
+    ]
 
     let limiter: RateLimiter
     let testMode: Bool

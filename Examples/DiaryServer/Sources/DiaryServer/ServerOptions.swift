@@ -12,7 +12,7 @@ struct ServerOptions: Sendable {
     var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
     var passwordHashIterations = 100_000
     var exitWhenStdinCloses = false
-    /// Sign-in and email-availability requests one client address may make in a burst, and per
+    /// Sign-up, sign-in and email-availability requests one client address may make in a burst, and per
     /// `authRatePeriod`; 0 turns the limit off.
     var authRateLimit = 10
     /// Seconds over which a client earns `authRateLimit` requests back.
@@ -31,7 +31,7 @@ struct ServerOptions: Sendable {
                            [--contract-log PATH]
         environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_TEST_MODE=1,
                      DIARY_AUTH_RATE_LIMIT, DIARY_AUTH_RATE_PERIOD
-        --auth-rate-limit N / --auth-rate-period SECONDS: sign-in and email-availability requests per client address
+        --auth-rate-limit N / --auth-rate-period SECONDS: sign-up, sign-in and email-availability requests per client address
         (a token bucket: N at once, N more per period; 10 per 60 s by default; 0 turns it off); more answer 429.
         --test-mode enables /v1/_test/* (clock, worlds, faults, stats), the `test:<subject>:<email>` identity tokens and
         cheap password hashing. Never use it in production. --port 0 picks a free port (printed at start-up);
