@@ -34,13 +34,16 @@ struct ServerFuzzTests {
         var statuses: [Int: Int] = [:]
         for (index, route) in routes.enumerated() {
             guard Date().timeIntervalSince(started) < Self.timeLimit else { break }
-            let token = try await Self.signUp(control, index: index)
+            // A world per route: the fuzzed requests to sign-up, sign-in and the email check draw on the world's
+            // rate-limit bucket, and must not starve the next route's sign-up.
+            let world = try await control.newWorld()
+            let token = try await Self.signUp(world, index: index)
             for _ in 0..<Self.requestsPerRoute {
                 let request = FuzzRequest.random(for: route, token: token, using: &random)
                 let reply: TestClient.Reply
                 do {
                     reply = route.path == "/v1/changes"
-                        ? try await Self.openStream(control, request) : try await control.send(
+                        ? try await Self.openStream(world, request) : try await world.send(
                             route.method, request.target, body: request.body, token: nil, headers: request.headers)
                 } catch {
                     failures.append("\(route.method) \(request.target): no answer (\(error))")
@@ -152,10 +155,7 @@ enum FuzzValues {
 
     static func queryValue(named name: String, using random: inout SeededRandomGenerator) -> String {
         switch name {
-        // Page numbers above 1,000,000 are left out until the paginator's `(number - 1) * size` overflow is fixed
-        // in Sources/DiarySDK/Pagination (another change).
-        case "page": (integers.filter { Int($0).map { $0 <= 1_000_000 } ?? true }).randomElement(using: &random)!
-        case "size": integers.randomElement(using: &random)!
+        case "page", "size": integers.randomElement(using: &random)!
         case "cursor": (strings + ["eyJ9", "AAAA", Data("{\"k\":[1e400]}".utf8).base64EncodedString(), "====="]).randomElement(using: &random)!
         case "authorID", "bookID", "userID": ids.randomElement(using: &random)!
         case "month": months.randomElement(using: &random)!
