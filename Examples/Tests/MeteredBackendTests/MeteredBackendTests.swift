@@ -13,7 +13,9 @@ struct MeteredHarness: ConformanceHarness {
         let meter = Meter()
 
         init() {
-            backend = InMemoryBackend(configuration: .init(clock: clock))
+            backend = InMemoryBackend(configuration: .init(
+                clock: clock,
+                engine: .init(passwordHashIterations: 1_000, identityTokenVerifier: ConformanceIdentityTokenVerifier())))
         }
 
         func makeDevice() async throws -> DiaryRepositories {
