@@ -111,6 +111,24 @@ extension ConformanceSuite {
             try expectEqual(try await alice.sdk.posts.post(alicesPost.id).commentCount, 0)
             try await alice.sdk.social.blockAuthor(of: .comment(comment.id))  // hidden now, but still hers to block
         },
+        ConformanceCheck("anonymity", "anonymousAuthorBlocksCanBeLiftedTogetherWithoutNamingAnyone") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let carol = try await context.user("carol")
+            let bobs = try await bob.sdk.posts.publish(.init(title: "Troll", body: "x", isAnonymous: true))
+            let carols = try await carol.sdk.posts.publish(.init(title: "Also", body: "y", isAnonymous: true))
+            try await alice.sdk.social.block(carol.id)
+            try expectEqual(try await alice.sdk.social.unblockAnonymousAuthors(), 0, "nothing hidden yet")
+            try await alice.sdk.social.blockAuthor(of: .post(bobs.id))
+            try await alice.sdk.social.blockAuthor(of: .post(carols.id))
+            try await expectError(.notFound) { try await alice.sdk.posts.post(bobs.id) }
+            try expectEqual(try await alice.sdk.social.unblockAnonymousAuthors(), 2)
+            try expectEqual(try await alice.sdk.posts.post(bobs.id).author, nil, "shown again, still anonymous")
+            try expectEqual(try await alice.sdk.posts.post(carols.id).author, nil)
+            try expectEqual(
+                try await alice.sdk.social.blockedUsers(page: .first()).items.map(\.id), [carol.id], "named blocks stay")
+            try expectEqual(try await alice.sdk.social.unblockAnonymousAuthors(), 0)
+        },
         ConformanceCheck("anonymity", "theImagesOfAnAnonymousPostFollowThePostNotItsHiddenAuthor") { context in
             let alice = try await context.user("alice")
             let bob = try await context.user("bob")

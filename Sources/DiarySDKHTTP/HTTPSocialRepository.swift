@@ -47,6 +47,10 @@ struct HTTPSocialRepository: SocialRepository {
         }
     }
 
+    func unblockAnonymousAuthors() async throws -> Int {
+        try await client.send(HTTPRequest("DELETE", "/v1/me/author-blocks"), as: Wrapped<Int>.self).value
+    }
+
     func blockedUsers(page: PageRequest) async throws -> Page<User> {
         try await client.send(HTTPRequest("GET", "/v1/me/blocked", query: page.queryItems), as: Page<User>.self)
     }

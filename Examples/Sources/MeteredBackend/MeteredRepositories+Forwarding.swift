@@ -168,6 +168,10 @@ extension MeteredRepositories: SocialRepository {
         try await measure("social.blockAuthor") { try await base.social.blockAuthor(of: content) }
     }
 
+    public func unblockAnonymousAuthors() async throws -> Int {
+        try await measure("social.unblockAnonymousAuthors") { try await base.social.unblockAnonymousAuthors() }
+    }
+
     public func blockedUsers(page: PageRequest) async throws -> Page<User> {
         try await measure("social.blockedUsers") { try await base.social.blockedUsers(page: page) }
     }

@@ -93,6 +93,14 @@ extension DiaryEngine: SocialRepository {
         }
     }
 
+    public func unblockAnonymousAuthors() async throws -> Int {
+        try await write("social.unblockAnonymousAuthors", joining: "all") { transaction, actor in
+            let hidden = transaction.database.anonymousBlocks[actor].map { Array($0.keys) } ?? []
+            for author in hidden { transaction.remove(.anonymousBlock(actor, author)) }
+            return hidden.count
+        }
+    }
+
     public func blockedUsers(page: PageRequest) async throws -> Page<User> {
         try await read("social.blockedUsers") { db, viewer in
             let edges = (db.blocks[viewer] ?? [:]).values.compactMap { edge in

@@ -78,6 +78,12 @@ public protocol SocialRepository: Sendable {
     /// - Parameter content: The post or comment.
     /// - Throws: `.notFound` for content you cannot see; `.invalidInput` on `content` for your own.
     func blockAuthor(of content: AuthoredContent) async throws
+    /// Lifts every block made with ``blockAuthor(of:)`` on anonymous content, so those authors' anonymous posts,
+    /// comments and notifications show again. The authors stay unnamed, so they can only be lifted together (an app
+    /// offers it as "show hidden anonymous authors again"); named blocks are untouched.
+    /// - Returns: How many anonymous authors were hidden (0 when none were).
+    @discardableResult
+    func unblockAnonymousAuthors() async throws -> Int
     /// The users the signed-in user blocked, most recent first (never an author blocked anonymously).
     func blockedUsers(page: PageRequest) async throws -> Page<User>
     /// Reports a user or a piece of content.

@@ -121,6 +121,9 @@ extension DiaryAPI {
             try await call.engine.blockAuthor(of: .comment(try call.id("commentID", Comment.self)))
             return .noContent
         }
+        route(router, .delete, "/v1/me/author-blocks") { call in
+            try .ok(Wrapped(value: try await call.engine.unblockAnonymousAuthors()))
+        }
         route(router, .get, "/v1/me/blocked") { call in
             try .ok(try await call.engine.blockedUsers(page: try call.page()))
         }
