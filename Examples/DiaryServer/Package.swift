@@ -28,7 +28,10 @@ let package = Package(
         ),
         // Unit tests of the server's own parts (idempotency store, multipart parser); the HTTP behaviour is tested
         // over loopback by the SDK's Tests/DiarySDKHTTPTests.
-        .testTarget(name: "DiaryServerTests", dependencies: ["DiaryServer"]),
+        .testTarget(
+            name: "DiaryServerTests",
+            dependencies: ["DiaryServer", .product(name: "NIOCore", package: "swift-nio")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -52,6 +52,16 @@ struct AuthHardeningTests {
         for _ in 0..<2 { #expect(try await signUp.send("POST", "/v1/auth/sign-up", body: draft).status == 409) }
         #expect(try await signUp.send("POST", "/v1/auth/sign-up", body: draft).status == 429)
         #expect(try await signUp.send("POST", "/v1/auth/sign-in", body: body).status == 429, "one bucket for all three")
+
+        // Every spelling of a limited path that reaches its handler draws on the same bucket.
+        let spellings = try await control.newWorld()
+        for _ in 0..<3 { #expect(try await spellings.send("POST", "/v1/auth/sign-in", body: body).status == 401) }
+        for path in ["/v1/auth/sign-in/", "//v1/auth/sign-in", "/v1//auth/sign-in"] {
+            #expect(try await spellings.send("POST", path, body: body).status == 429, "\(path)")
+        }
+        for path in ["/v1/availability/email/?value=a%40example.com", "//v1/availability/email?value=a%40example.com"] {
+            #expect(try await spellings.send("GET", path).status == 429, "\(path)")
+        }
         let error = await #expect(throws: DiaryError.self) {
             try await device(signIn).repositories.accounts.signIn(.password(email: "x@example.com", password: "wrong password"))
         }
@@ -93,11 +103,14 @@ struct AuthHardeningTests {
     @Test func aClientWhoseRefreshAnswerWasLostKeepsItsSession() async throws {
         let fixture = try await ServerFixture.make(retry: .never)
         try await fixture.control.send("POST", "/v1/_test/expire-access-tokens")
-        // Two: the URL loading system re-sends once on a new connection by itself (and that answer is lost too).
-        try await fixture.control.injectFaults([["method": "POST", "path": "/v1/auth/refresh", "action": "dropResponse", "times": 2]])
+        // Every answer is lost while the network is down, however often the URL loading system re-sends by itself
+        // on a new connection (once or more, depending on how many kept-alive connections it had).
+        try await fixture.control.injectFaults([["method": "POST", "path": "/v1/auth/refresh", "action": "dropResponse", "times": 50]])
         let lost = await #expect(throws: DiaryError.self) { try await fixture.sdk.posts.feed(page: .first()) }
         #expect(lost?.code == .unavailable)
+        #expect(try await fixture.control.stats().refreshes >= 1, "the server rotated the token; the answer was lost")
         // The network is back: the next refresh presents the token the server already rotated away.
+        try await fixture.control.injectFaults([])
         _ = try await fixture.sdk.posts.feed(page: .first())
         #expect(try await fixture.store.load() != nil, "still signed in")
         #expect(try await fixture.sdk.accounts.currentUser()?.nickname == "alice")

@@ -28,11 +28,11 @@ struct SignOutBody: Codable, Sendable {
 
 extension DiaryAPI {
     func registerAccounts(_ router: Router<DiaryRequestContext>) {
-        route(router, .post, "/v1/auth/sign-up", auth: false, body: .credentials) { call in
+        route(router, .post, "/v1/auth/sign-up", auth: false, body: .credentials, rateLimited: true) { call in
             let user = try await call.engine.createAccount(try call.decode(SignUpRequest.self))
             return try .created(Self.authReply(user: user, call.world.tokens.issue(for: user.id)))
         }
-        route(router, .post, "/v1/auth/sign-in", auth: false, body: .credentials) { call in
+        route(router, .post, "/v1/auth/sign-in", auth: false, body: .credentials, rateLimited: true) { call in
             let zone = try call.decode(SignInExtras.self).timeZoneIdentifier
             let user = try await call.engine.authenticate(try call.decode(Credentials.self), timeZoneIdentifier: zone)
             return try .ok(Self.authReply(user: user, call.world.tokens.issue(for: user.id)))
@@ -62,7 +62,7 @@ extension DiaryAPI {
         route(router, .get, "/v1/availability/nickname", auth: false) { call in
             try .ok(Wrapped(value: try await call.engine.isNicknameAvailable(call.query("value") ?? "")))
         }
-        route(router, .get, "/v1/availability/email", auth: false) { call in
+        route(router, .get, "/v1/availability/email", auth: false, rateLimited: true) { call in
             try .ok(Wrapped(value: try await call.engine.isEmailAvailable(call.query("value") ?? "")))
         }
         route(router, .put, "/v1/me/devices") { call in

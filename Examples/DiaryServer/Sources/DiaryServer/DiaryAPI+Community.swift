@@ -113,11 +113,11 @@ extension DiaryAPI {
             try await call.engine.unblock(try call.id("userID", User.self))
             return .noContent
         }
-        route(router, .put, "/v1/posts/:postID/author-block") { call in
+        route(router, .put, "/v1/posts/:postID/author-block", body: .empty) { call in
             try await call.engine.blockAuthor(of: .post(try call.id("postID", Post.self)))
             return .noContent
         }
-        route(router, .put, "/v1/comments/:commentID/author-block") { call in
+        route(router, .put, "/v1/comments/:commentID/author-block", body: .empty) { call in
             try await call.engine.blockAuthor(of: .comment(try call.id("commentID", Comment.self)))
             return .noContent
         }

@@ -12,6 +12,8 @@ struct DiaryAPI: Sendable {
     let options: ServerOptions
     /// Where recorded worlds' exchanges go (`--contract-log`, test mode only).
     let contractLog: ContractLog?
+    /// The limit on sign-up, sign-in and the email check (routes registered with `rateLimited: true`).
+    let authRateLimit: AuthRateLimit
     /// Every route registered so far (`GET /v1/_test/routes` lists them for the fuzz test).
     let routes = Protected<[RegisteredRoute]>([])
 
@@ -24,15 +26,19 @@ struct DiaryAPI: Sendable {
     /// - Parameters:
     ///   - auth: Whether the route needs an access token; it is checked before the body is read.
     ///   - body: What the route reads from the body; `nil` is `.empty` for `GET` and `DELETE`, `.json` otherwise.
+    ///   - rateLimited: Whether the route draws on the client's `authRateLimit` bucket (before anything else).
     func route(
         _ router: Router<DiaryRequestContext>, _ method: HTTPRequest.Method, _ path: RouterPath, auth: Bool = true,
-        body: BodyPolicy? = nil, _ handler: @escaping Handler
+        body: BodyPolicy? = nil, rateLimited: Bool = false, _ handler: @escaping Handler
     ) {
         let registered = RegisteredRoute(method: method.rawValue, path: path.description, isPublic: !auth)
         let policy = body ?? (method == .get || method == .delete ? .empty : .json)
         routes.withLock { $0.append(registered) }
         router.on(path, method: method) { request, context in
-            await dispatch(request, context, route: registered, policy: policy, handler)
+            if rateLimited, let refusal = authRateLimit.refusal(for: request, context) {
+                return Self.response(Self.stored(refusal))
+            }
+            return await dispatch(request, context, route: registered, policy: policy, handler)
         }
     }
 

@@ -45,13 +45,13 @@ do {
     exit(1)
 }
 
-let api = DiaryAPI(registry: registry, options: options, contractLog: contractLog)
+let api = DiaryAPI(
+    registry: registry, options: options, contractLog: contractLog,
+    authRateLimit: AuthRateLimit(
+        limiter: RateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod), testMode: options.testMode))
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
 router.add(middleware: ProblemMiddleware())
-router.add(
-    middleware: RateLimitMiddleware(
-        limiter: RateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod), testMode: options.testMode))
 router.get("/health") { _, _ in "ok" }
 api.registerAll(router)
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 @testable import DiaryServer
@@ -40,5 +41,25 @@ struct RateLimiterTests {
         #expect(limiter.take("newcomer-2", now: start) != nil, "and it is spent")
         #expect(limiter.clientCount == 101)
         #expect(limiter.take("client-7", now: start) != nil, "known clients keep their own bucket")
+    }
+}
+
+/// Which client a request's address counts as.
+@Suite("Rate limit client keys")
+struct AuthRateLimitKeyTests {
+    @Test func ipv4AddressesAreKeyedWhole() throws {
+        let one = try SocketAddress(ipAddress: "192.0.2.1", port: 1000)
+        let two = try SocketAddress(ipAddress: "192.0.2.2", port: 1000)
+        #expect(AuthRateLimit.clientKey(one) != AuthRateLimit.clientKey(two))
+        #expect(AuthRateLimit.clientKey(one) == AuthRateLimit.clientKey(try SocketAddress(ipAddress: "192.0.2.1", port: 9)))
+    }
+
+    @Test func ipv6AddressesAreKeyedByTheirSlash64() throws {
+        let one = try SocketAddress(ipAddress: "2001:db8:1:2::1", port: 1000)
+        let sameNetwork = try SocketAddress(ipAddress: "2001:db8:1:2:ffff:ffff:ffff:ffff", port: 1000)
+        let otherNetwork = try SocketAddress(ipAddress: "2001:db8:1:3::1", port: 1000)
+        #expect(AuthRateLimit.clientKey(one) == AuthRateLimit.clientKey(sameNetwork))
+        #expect(AuthRateLimit.clientKey(one) != AuthRateLimit.clientKey(otherNetwork))
+        #expect(AuthRateLimit.clientKey(try SocketAddress(ipAddress: "::1", port: 1)) == "::1")
     }
 }
