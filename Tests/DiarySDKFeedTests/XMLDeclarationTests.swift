@@ -175,6 +175,20 @@ struct XMLDeclarationTests {
         }
     }
 
+    @Test("processing instructions without data, which XMLParser on Linux read as a null C string, parse",
+          arguments: ["<?php?>", "<??>", "<?x\u{0}\u{0}?>", "<?xml-stylesheet?>", "<?a/b?>"])
+    func processingInstructionWithoutData(instruction: String) throws {
+        let inside = "<rss version=\"2.0\"><channel><title>T</title>\(instruction)<item><title>1</title></item></channel></rss>"
+        let outcome = Self.parseTotally(Data(inside.utf8), instruction)
+        if case .success(let result) = outcome { #expect(result.feed.items.map(\.title) == ["1"]) }
+        Self.parseTotally(Data((instruction + "<rss version=\"2.0\"><channel><title>T</title></channel></rss>").utf8), instruction)
+        // The input the fuzz target found (after 287,634 inputs): a PI named from a broken declaration, then a DOCTYPE.
+        let found: [UInt8] = Array("<?xm".utf8) + [0xFF] + Array("utf-32".utf8) + [0, 0] + Array("?>\n<!--\nDe".utf8) + [0xDD]
+            + Array("t bozo\n-->JEF\n<!DOCTYPE rdf:".utf8) + [0xFF] + Array("DF [\n<!ENTITY % #\" xml".utf8) + [0xBA]
+            + Array("base=\"http://e/\"\n> \n</rdf:RDF>".utf8)
+        Self.parseTotally(Data(found), "fuzz input")
+    }
+
     @Test("the tree builder lets the system XML parser finish after an encoding error instead of stopping it from its callback")
     func builderSurvivesErrorsRaisedDuringAnEncodingSwitch() throws {
         let inputs: [[UInt8]] = [

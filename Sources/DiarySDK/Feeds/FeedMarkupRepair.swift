@@ -182,6 +182,20 @@ struct FeedMarkupRepair {
                     i = try doctype(b, i)
                     continue
                 }
+                if i + 1 < n, b[i + 1] == UInt8(ascii: "?") {
+                    // A processing instruction whose target is followed directly by `?>` (`<?php?>`) reaches
+                    // XMLParser with no data, which crashes it on Linux (it reads the missing data as a C string).
+                    // It carries nothing a feed uses (and no newline): drop it. The scan stops at the target's end,
+                    // so it is linear overall.
+                    var j = i + 2
+                    while j < n, !FeedXMLDeclaration.isBlank(b[j]), b[j] != UInt8(ascii: "?"), b[j] != UInt8(ascii: "<"),
+                          b[j] != UInt8(ascii: ">") { j += 1 }
+                    if j + 1 < n, b[j] == UInt8(ascii: "?"), b[j + 1] == UInt8(ascii: ">") {
+                        replace(i..<(j + 2), with: EmptyCollection(), b)
+                        i = j + 2
+                        continue
+                    }
+                }
                 i += 1
                 continue
             }
