@@ -83,6 +83,18 @@ public final class FileStoreBackend: Sendable {
     /// What opening found and did: a torn journal tail cut off, migrations run, orphan files removed.
     public var openReport: FileStoreOpenReport { store.report }
 
+    /// Acknowledges a loss of acknowledged records that an open reported (``FileStoreOpenReport/isClean`` false), so
+    /// that opens clean up orphan attachment files again.
+    ///
+    /// After such a loss every open keeps every attachment file and reports
+    /// ``FileStoreOpenReport/isOrphanSweepSuspended``: a lost row may be the one that referred to a file the app still
+    /// wants. Call this once the app has restored what it could (or decided not to); the next open then removes the
+    /// files no row refers to. It changes nothing on this open, and nothing when no loss is waiting.
+    /// - Throws: ``DiaryError`` `.unavailable` when the backend is closed or the marker file cannot be removed.
+    public func acknowledgeDataLoss() async throws {
+        try await store.acknowledgeDataLoss()
+    }
+
     /// How the background compaction is doing: failures in a row and the last one's reason.
     public var compactionStatus: FileStoreCompactionStatus { store.state.withLock { $0.compactionStatus } }
 
