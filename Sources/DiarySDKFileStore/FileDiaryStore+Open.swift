@@ -10,7 +10,8 @@ extension FileDiaryStore {
 
     /// Opens a store directory: refuses a newer schema before touching anything, takes the lock, creates or
     /// migrates the store, loads the newest snapshot, replays the journals after it (cutting off a torn tail on the
-    /// last one), then removes superseded generations, temporary files and orphan attachment files.
+    /// last one), then removes superseded generations, temporary files and orphan attachment files (unless a loss of
+    /// acknowledged records has not been acknowledged yet, see ``DataLossMarker``).
     /// - Throws: ``DiaryError`` `.conflict` when another process holds the store, `.storageCorrupted` for damaged
     ///   files (naming the file and byte offset) or a newer schema, `.unavailable` for I/O failures.
     static func open(directory: String, io: any FileIO, now: Date) throws -> Opened {
@@ -106,12 +107,20 @@ extension FileDiaryStore {
                 try io.truncate(descriptor, to: last.validLength, path: journalPath)
                 try io.sync(descriptor, path: journalPath)
             }
-            // The loss is reported once; from now on the store's known end is what it holds.
-            if lost > 0 { try CloseMarker(generation: lastGeneration, sequence: sequence).write(in: directory, io: io) }
+            // The loss is counted once; from now on the store's known end is what it holds. But a lost record may be
+            // the row of an attachment file that is still wanted, so the orphan sweep stays suspended (durably, and
+            // before `closed.json` forgets the loss) until the app acknowledges it.
+            var lossMarker = try DataLossMarker.read(in: directory, io: io)
+            if lost > 0 {
+                let earlier = lossMarker?.droppedAcknowledgedRecords ?? 0
+                let marker = DataLossMarker(droppedAcknowledgedRecords: earlier + lost)
+                try marker.write(in: directory, io: io)
+                lossMarker = marker
+                try CloseMarker(generation: lastGeneration, sequence: sequence).write(in: directory, io: io)
+            }
+            report.isOrphanSweepSuspended = lossMarker != nil
             try removeGenerations(below: generation, in: directory, names: names, io: io)
-            // Only a store that holds every acknowledged record may judge which attachment files are orphans: a lost
-            // record may be the row of a file that is still wanted.
-            if report.isClean {
+            if !report.isOrphanSweepSuspended {
                 report.removedOrphanAttachments = try removeOrphanAttachments(in: directory, database: database, io: io)
             }
         } catch {

@@ -204,6 +204,19 @@ final class FileDiaryStore: DiaryStore {
         }.value
     }
 
+    /// Removes `data-loss.json` (see ``DataLossMarker``), so that the next open sweeps orphan attachment files again.
+    /// - Throws: ``DiaryError`` `.unavailable` when the store is closed or the marker cannot be removed.
+    func acknowledgeDataLoss() async throws {
+        try await run(on: fileQueue) {
+            guard !self.state.withLock({ $0.isClosed }) else { throw self.closedError }
+            do {
+                try DataLossMarker.remove(in: self.directory, io: self.io)
+            } catch let error as FileIOError {
+                throw error.diaryError
+            }
+        }
+    }
+
     /// Closes the store: waits for running writes and compaction, records the last sequence in `closed.json` (see
     /// ``CloseMarker``), closes the journal, releases the lock and ends every change stream.
     /// - Throws: ``DiaryError`` `.unavailable` when the store is already closed, or when the close marker could not be

@@ -71,13 +71,4 @@ extension FileIO {
         }
         try syncDirectory((path as NSString).deletingLastPathComponent)
     }
-
-    /// Creates an empty file durably (the file and its directory entry).
-    func createEmptyFile(_ path: String) throws {
-        let descriptor = try openFile(path, create: true)
-        defer { close(descriptor) }
-        try truncate(descriptor, to: 0, path: path)
-        try sync(descriptor, path: path)
-        try syncDirectory((path as NSString).deletingLastPathComponent)
-    }
 }

@@ -59,8 +59,8 @@ public final class FileStoreBackend: Sendable {
     /// older version, and recovering from a crash (see ``openReport``).
     /// - Parameters:
     ///   - configuration: The directory, clock, ids and engine settings.
-    ///   - sessionStore: Where ``repositories``' session is kept; by default `session.json` in the directory, written
-    ///     durably like the store's own files (the same JSON as ``FileSessionStore``).
+    ///   - sessionStore: Where ``repositories``' session is kept; by default a ``FileSessionStore`` at
+    ///     `session.json` in the directory (replaced durably, like the store's own files).
     /// - Throws: ``DiaryError``: `.conflict` when another process has the store open; `.storageCorrupted` when a
     ///   file fails its checks (the message names the file and byte offset) or the store was written by a newer
     ///   version; `.unavailable` when the directory cannot be created, read or written (the message has the
@@ -77,11 +77,23 @@ public final class FileStoreBackend: Sendable {
             directory: directory, io: io, minimumCompactionBytes: max(1, configuration.minimumCompactionBytes),
             now: configuration.environment.clock.now())
         self.defaultSessionStore =
-            sessionStore ?? FileStoreSessionStore(path: directory + "/" + StoreFiles.session, io: io)
+            sessionStore ?? FileSessionStore(fileURL: URL(fileURLWithPath: directory + "/" + StoreFiles.session))
     }
 
     /// What opening found and did: a torn journal tail cut off, migrations run, orphan files removed.
     public var openReport: FileStoreOpenReport { store.report }
+
+    /// Acknowledges a loss of acknowledged records that an open reported (``FileStoreOpenReport/isClean`` false), so
+    /// that opens clean up orphan attachment files again.
+    ///
+    /// After such a loss every open keeps every attachment file and reports
+    /// ``FileStoreOpenReport/isOrphanSweepSuspended``: a lost row may be the one that referred to a file the app still
+    /// wants. Call this once the app has restored what it could (or decided not to); the next open then removes the
+    /// files no row refers to. It changes nothing on this open, and nothing when no loss is waiting.
+    /// - Throws: ``DiaryError`` `.unavailable` when the backend is closed or the marker file cannot be removed.
+    public func acknowledgeDataLoss() async throws {
+        try await store.acknowledgeDataLoss()
+    }
 
     /// How the background compaction is doing: failures in a row and the last one's reason.
     public var compactionStatus: FileStoreCompactionStatus { store.state.withLock { $0.compactionStatus } }

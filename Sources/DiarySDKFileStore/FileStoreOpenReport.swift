@@ -7,6 +7,10 @@
 /// let report = backend.openReport
 /// if !report.isClean {
 ///     logger.error("the diary store lost \(report.droppedAcknowledgedRecords) saved changes; offer a restore")
+/// }
+/// if report.isOrphanSweepSuspended {
+///     // After restoring what can be restored (or deciding not to), let later opens clean up attachment files again:
+///     try await backend.acknowledgeDataLoss()
 /// } else if report.recoveredTornTail {
 ///     logger.notice("recovered from an interrupted write: \(report.discardedBytes) bytes dropped")
 /// }
@@ -52,14 +56,20 @@ public struct FileStoreOpenReport: Sendable, Hashable {
     public var droppedRecords = 0
     /// How many of ``droppedRecords`` had been acknowledged to a caller (their write had returned). Zero after a
     /// crash that tore only the final append; more than zero means acknowledged writes were lost (a damaged or
-    /// truncated journal), and ``removedOrphanAttachments`` is then zero because the clean-up did not run.
+    /// truncated journal), and the clean-up of attachment files is then suspended (see ``isOrphanSweepSuspended``).
     public var droppedAcknowledgedRecords = 0
-    /// How many attachment files no row referred to (uploads a crash interrupted) and were removed. Only a store that
-    /// opened without losing acknowledged records is swept.
+    /// How many attachment files no row referred to (uploads a crash interrupted) and were removed. Zero while
+    /// ``isOrphanSweepSuspended``.
     public var removedOrphanAttachments = 0
+    /// Whether this open, or an earlier one, lost acknowledged records and the app has not yet called
+    /// ``FileStoreBackend/acknowledgeDataLoss()``. Until then no attachment file is removed as an orphan (a lost row
+    /// may be the one that referred to it), on this open and every later one; the files of lost rows stay in the
+    /// store's `attachments` folder for a restore.
+    public var isOrphanSweepSuspended = false
 
     /// Whether opening found every acknowledged record: nothing was lost beyond, at most, one torn final record that
-    /// no caller had been told was written.
+    /// no caller had been told was written. A loss is counted by the open that finds it only; see
+    /// ``isOrphanSweepSuspended`` for whether one is still unacknowledged.
     public var isClean: Bool { droppedAcknowledgedRecords == 0 }
 
     /// Creates an empty report.

@@ -7,6 +7,7 @@ enum StoreFiles {
     static let attachments = "attachments"
     static let session = "session.json"
     static let closeMarker = "closed.json"
+    static let dataLossMarker = "data-loss.json"
 
     static func snapshotName(_ generation: Int) -> String { "snapshot-\(generation).json" }
     static func journalName(_ generation: Int) -> String { "journal-\(generation).log" }

@@ -132,15 +132,35 @@ struct IntegrityTests {
         #expect(backend.openReport.droppedAcknowledgedRecords == 2)
         #expect(!backend.openReport.isClean)
         #expect(backend.openReport.removedOrphanAttachments == 0)
+        #expect(backend.openReport.isOrphanSweepSuspended)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("attachments").path) == attachments)
         #expect(diaryBodies(backend.allRecords).count == diaryBodies(records).count - 1)
         try await backend.close()
 
-        // Reported once: the loss is now the store's known state.
-        let again = try directory.open()
-        #expect(again.openReport.isClean)
-        #expect(again.openReport.droppedRecords == 0)
-        try await again.close()
+        // Reported once: the loss is now the store's known state. But the files of the lost rows are kept, and every
+        // open says the orphan sweep is suspended, until the app acknowledges the loss.
+        for _ in 0..<2 {
+            let again = try directory.open()
+            #expect(again.openReport.isClean)
+            #expect(again.openReport.droppedRecords == 0)
+            #expect(again.openReport.isOrphanSweepSuspended)
+            #expect(again.openReport.removedOrphanAttachments == 0)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: directory.file("attachments").path) == attachments)
+            try await again.close()
+        }
+        let acknowledging = try directory.open()
+        try await acknowledging.acknowledgeDataLoss()
+        #expect(acknowledging.openReport.isOrphanSweepSuspended, "the report says what this open found")
+        try await acknowledging.close()
+
+        let swept = try directory.open()
+        #expect(!swept.openReport.isOrphanSweepSuspended)
+        #expect(swept.openReport.removedOrphanAttachments == 1)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.file("attachments").path).count
+                == attachments.count - 1)
+        try await swept.close()
     }
 
     /// A journal cut at a random point inside a record, several records from the end: the torn bytes are cut off

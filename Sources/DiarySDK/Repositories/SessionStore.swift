@@ -3,7 +3,7 @@ import Foundation
 /// Where a backend keeps the signed-in session between launches, for automatic sign-in.
 ///
 /// Two stores ship: ``InMemorySessionStore`` (forgets on exit; the default) and ``FileSessionStore`` (a JSON file
-/// with owner-only permissions). On Apple platforms an app typically writes a keychain-backed one:
+/// with owner-only permissions, replaced durably). On Apple platforms an app typically writes a keychain-backed one:
 ///
 /// ```swift
 /// struct KeychainSessionStore: SessionStore {
@@ -35,43 +35,6 @@ public final class InMemorySessionStore: SessionStore {
     /// Keeps (or clears) the session.
     public func save(_ session: StoredSession?) async throws {
         self.session.withLock { $0 = session }
-    }
-}
-
-/// A session store backed by one JSON file, written atomically with owner-only permissions (0600).
-public struct FileSessionStore: SessionStore {
-    /// The file.
-    public let fileURL: URL
-
-    /// Creates a store at a file path; its folder is created when needed.
-    /// - Parameter fileURL: The file.
-    public init(fileURL: URL) {
-        self.fileURL = fileURL
-    }
-
-    /// Reads the file; a missing file means no session.
-    /// - Throws: ``DiaryError`` `.storageCorrupted` when the file is not a session.
-    public func load() async throws -> StoredSession? {
-        guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
-        let data = try Data(contentsOf: fileURL)
-        do {
-            return try JSONDecoder.diary().decode(StoredSession.self, from: data)
-        } catch {
-            throw DiaryError(.storageCorrupted, "session file \(fileURL.path) is not a session", underlying: error)
-        }
-    }
-
-    /// Writes or deletes the file.
-    public func save(_ session: StoredSession?) async throws {
-        guard let session else {
-            if FileManager.default.fileExists(atPath: fileURL.path) { try FileManager.default.removeItem(at: fileURL) }
-            return
-        }
-        try FileManager.default.createDirectory(
-            at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let data = try JSONEncoder.diary().encode(session)
-        try data.write(to: fileURL, options: .atomic)
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: fileURL.path)
     }
 }
 
