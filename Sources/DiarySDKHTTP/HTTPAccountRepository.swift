@@ -22,18 +22,18 @@ struct HTTPAccountRepository: AccountRepository {
 
     func signOut() async throws {
         guard let session = try await client.sessions.current() else { return }
-        try await client.sessions.replace(with: nil)
-        // Tell the server to end the session and unregister this device's push tokens; the device is signed out
-        // whatever it answers.
+        // Tell the server to end the session and unregister this device's push tokens. It is sent as an ordinary
+        // authenticated request while the session is still here, so an expired access token is refreshed first
+        // (the server would refuse the old one and never end the session). The device is signed out whatever the
+        // server answers.
         var tokens = session.deviceTokens ?? []
         if let configured = client.configuration.deviceToken?.token, !tokens.contains(configured) {
             tokens.append(configured)
         }
-        var request = try client.request(
-            "POST", "/v1/auth/sign-out", json: SignOutBody(deviceTokens: tokens), authenticated: false)
+        var request = try client.request("POST", "/v1/auth/sign-out", json: SignOutBody(deviceTokens: tokens))
         request.deduplicate = false
-        request.bearerOverride = session.accessToken
         _ = try? await client.send(request)
+        try await client.sessions.replace(with: nil)
     }
 
     func withdraw() async throws {

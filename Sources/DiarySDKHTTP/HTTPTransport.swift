@@ -25,7 +25,8 @@ protocol HTTPTransport: Sendable {
 /// The request's `timeoutInterval` is enforced here as a deadline for the whole answer: FoundationNetworking does
 /// not apply it to a server that accepts the connection and then stays silent.
 ///
-/// A request with a body goes through a companion session (same configuration, see ``RewindableBodies``) that can
+/// A request with a body goes through a companion session (same configuration, one per app session, see
+/// ``RewindableBodies``) that can
 /// hand the body over again: when a kept-alive connection turns out to be dead, the URL loading system re-sends the
 /// request on a new connection, and FoundationNetworking would otherwise re-send a POST without its body, which the
 /// server waits for until the timeout (30 s by default). With the body re-supplied the re-send completes, or the
@@ -35,17 +36,15 @@ struct URLSessionTransport: HTTPTransport {
 
     func send(_ request: URLRequest, body: Data?) async throws -> (Data, HTTPURLResponse) {
         var request = request
-        var session = self.session
-        if let body {
-            request.httpBodyStream = InputStream(data: body)
-            session = RewindableBodies.session(like: self.session)
-        }
+        let companion = body.map { _ in RewindableBodies.companion(of: self.session) }
+        let session = companion?.session ?? self.session
+        if let body { request.httpBodyStream = InputStream(data: body) }
         let handle = TaskHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
                 let identifier = Locked<Int?>(nil)
                 let task = session.dataTask(with: request) { data, response, error in
-                    if let kept = identifier.current { RewindableBodies.shared.forget(kept) }
+                    if let kept = identifier.current { companion?.bodies.forget(kept) }
                     handle.finish()
                     if handle.hasTimedOut {
                         continuation.resume(throwing: URLError(.timedOut))
@@ -57,9 +56,9 @@ struct URLSessionTransport: HTTPTransport {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
-                if let body {
+                if let body, let companion {
                     identifier.withLock { $0 = task.taskIdentifier }
-                    RewindableBodies.shared.keep(body, for: task.taskIdentifier)
+                    companion.bodies.keep(body, for: task.taskIdentifier)
                 }
                 handle.start(task, deadline: request.timeoutInterval)
             }

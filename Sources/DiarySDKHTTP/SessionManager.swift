@@ -108,8 +108,9 @@ actor SessionManager {
         }
         do {
             var renewed = try await task.value
-            renewed.deviceTokens = session.deviceTokens
             guard generation == started else { throw DiaryError(.unauthenticated, "signed out while the session was refreshed") }
+            // The tokens as they are now: a push token remembered while the refresh ran must not be lost.
+            renewed.deviceTokens = self.session?.deviceTokens
             if self.session?.accessToken == staleToken {
                 self.session = renewed
                 refreshTask = nil

@@ -79,6 +79,22 @@ struct AccountFlowTests {
         #expect(try await alicePhone.accounts.deviceTokens() == [token], "signing in again registered it again")
     }
 
+    @Test func signingOutAfterTheAccessTokenExpiredStillEndsTheSessionAndUnregistersThePushToken() async throws {
+        let fixture = try await ServerFixture.make(leeway: -3600, nickname: "alice")
+        let token = DeviceToken(token: "apns-expiring-phone", platform: .apns)
+        let store = InMemorySessionStore()
+        let phone = device(fixture, store: store, deviceToken: token).repositories
+        _ = try await phone.accounts.signIn(.password(email: "alice@example.com", password: "correct horse battery"))
+        #expect(try await fixture.sdk.accounts.deviceTokens() == [token])
+        let refreshToken = try #require(try await store.load()?.refreshToken)
+        try await fixture.control.send("POST", "/v1/_test/expire-access-tokens")
+        try await phone.accounts.signOut()
+        #expect(try await store.load() == nil)
+        #expect(try await fixture.sdk.accounts.deviceTokens() == [], "the push token was unregistered")
+        let refresh = try await fixture.control.sendJSON("POST", "/v1/auth/refresh", ["refreshToken": refreshToken])
+        #expect(refresh.status == 401, "the server session ended, so its refresh token no longer works")
+    }
+
     @Test func aSessionKeptInAFileSignsInAutomaticallyOnTheNextLaunch() async throws {
         let fixture = try await ServerFixture.make()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("session-\(UUID().uuidString).json")

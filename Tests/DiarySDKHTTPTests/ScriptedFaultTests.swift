@@ -76,6 +76,34 @@ struct ScriptedFaultTests {
         #expect(try await sdk.accounts.currentUser() == nil)
     }
 
+    @Test func aPushTokenRememberedWhileARefreshRunsIsKeptInTheRenewedSession() async throws {
+        let refreshStarted = AsyncStream<Void>.makeStream()
+        let releaseRefresh = AsyncStream<Void>.makeStream()
+        let transport = ScriptedTransport { request, _ in
+            switch (request.httpMethod, request.url?.path) {
+            case (_, "/v1/auth/refresh"):
+                refreshStarted.continuation.yield()
+                for await _ in releaseRefresh.stream { break }
+                return (200, Script.tokens("access-2"))
+            case ("PUT", "/v1/me/devices"):
+                return (204, Data())
+            default:
+                if request.value(forHTTPHeaderField: "Authorization") == "Bearer access-2" { return (200, Self.emptyPage) }
+                return (401, Script.problem(401, "unauthenticated", "the access token has expired", hint: "token_expired"))
+            }
+        }
+        let store = InMemorySessionStore()
+        let sdk = try await transport.backend(session: Script.session(), store: store).repositories
+        let pending = Task { try await sdk.posts.feed(page: .first()) }
+        for await _ in refreshStarted.stream { break }
+        try await sdk.accounts.registerDeviceToken(DeviceToken(token: "apns-during-refresh", platform: .apns))
+        releaseRefresh.continuation.yield()
+        _ = try await pending.value
+        let kept = try #require(try await store.load())
+        #expect(kept.accessToken == "access-2")
+        #expect(kept.deviceTokens == ["apns-during-refresh"], "sign-out must still unregister it")
+    }
+
     @Test func aDoubleTappedCreateSendsOneRequest() async throws {
         let post = Post(
             id: Post.ID(UUID()), author: nil, isMine: true, isAnonymous: false, title: "Hi", body: "there", tags: [], images: [],

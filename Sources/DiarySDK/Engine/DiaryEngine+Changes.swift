@@ -29,7 +29,20 @@ extension DiaryEngine: ChangeFeed {
             }
             continuation.finish()
         }
-        continuation.onTermination = { _ in task.cancel() }
+        // The session's end finishes the stream the moment it happens; the check above only covers a session that
+        // changed some other way.
+        let watchID = UUID()
+        let context: SessionContext? = if case .session(let context) = principal { context } else { nil }
+        continuation.onTermination = { _ in
+            task.cancel()
+            context?.stopWatching(watchID)
+        }
+        if let context, let openedWith {
+            context.watch(watchID, accessToken: openedWith) {
+                continuation.finish()
+                task.cancel()
+            }
+        }
         return stream
     }
 

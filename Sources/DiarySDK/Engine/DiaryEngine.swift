@@ -206,20 +206,55 @@ public final class DiaryEngine: Sendable {
 }
 
 /// The signed-in session of an app's engine: the user and the token, kept in a ``SessionStore``.
+///
+/// Whatever must end with a session (a change stream) watches it: ``set(_:)`` ends every watcher of the session it
+/// replaces at the moment it replaces it, so nothing opened under a session outlives it, however the end races.
 package final class SessionContext: Sendable {
-    private let state = Locked<StoredSession?>(nil)
+    private struct State {
+        var session: StoredSession?
+        var watchers: [UUID: Watcher] = [:]
+    }
+
+    private struct Watcher {
+        var accessToken: String
+        var end: @Sendable () -> Void
+    }
+
+    private let state = Locked(State())
     package let store: any SessionStore
 
     package init(store: any SessionStore) {
         self.store = store
     }
 
-    package var userID: User.ID? { state.current?.userID }
-    package var session: StoredSession? { state.current }
+    package var userID: User.ID? { state.current.session?.userID }
+    package var session: StoredSession? { state.current.session }
 
     package func set(_ session: StoredSession?) async throws {
-        state.withLock { $0 = session }
+        let ended = state.withLock { state -> [Watcher] in
+            state.session = session
+            let ended = state.watchers.filter { $0.value.accessToken != session?.accessToken }
+            for id in ended.keys { state.watchers[id] = nil }
+            return Array(ended.values)
+        }
+        for watcher in ended { watcher.end() }
         try await store.save(session)
+    }
+
+    /// Calls `end` once when the session holding `accessToken` ends, or at once when it already has.
+    /// - Parameter id: The watcher, for ``stopWatching(_:)``.
+    package func watch(_ id: UUID, accessToken: String, end: @escaping @Sendable () -> Void) {
+        let current = state.withLock { state -> Bool in
+            guard state.session?.accessToken == accessToken else { return false }
+            state.watchers[id] = Watcher(accessToken: accessToken, end: end)
+            return true
+        }
+        if !current { end() }
+    }
+
+    /// Forgets a watcher whose work ended on its own.
+    package func stopWatching(_ id: UUID) {
+        state.withLock { _ = $0.watchers.removeValue(forKey: id) }
     }
 }
 
