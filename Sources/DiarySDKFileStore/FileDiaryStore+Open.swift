@@ -22,6 +22,22 @@ extension FileDiaryStore {
         }
     }
 
+    /// How long an open waits for the store's lock before it reports the store open elsewhere.
+    static let lockPatience: TimeInterval = 2
+
+    /// Takes the store's lock, trying again for up to ``lockPatience`` seconds. A lock can be held for a moment by a
+    /// process that did not open the store: one this process is spawning holds a copy of every descriptor between
+    /// `fork` and `exec` (close-on-exec releases it only at `exec`), which on a loaded machine can be long enough for
+    /// a close and reopen in between to find the lock taken.
+    private static func lockWaitingBriefly(_ descriptor: Int32, path: String, io: any FileIO) throws -> Bool {
+        let deadline = Date().addingTimeInterval(lockPatience)
+        while true {
+            if try io.lockExclusively(descriptor, path: path) { return true }
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
+    }
+
     private static func openUnmapped(directory: String, io: any FileIO, now: Date) throws -> Opened {
         if let header = try FileStoreSchema.readHeader(in: directory, io: io) {
             try FileStoreSchema.checkSupported(header, directory: directory)
@@ -30,7 +46,7 @@ extension FileDiaryStore {
         let lockPath = directory + "/" + StoreFiles.lock
         let lockDescriptor = try io.openFile(lockPath, create: true)
         do {
-            guard try io.lockExclusively(lockDescriptor, path: lockPath) else {
+            guard try lockWaitingBriefly(lockDescriptor, path: lockPath, io: io) else {
                 throw DiaryError(.conflict, "the store at \(directory) is open in another process")
             }
             let (state, report) = try load(directory: directory, io: io, now: now)

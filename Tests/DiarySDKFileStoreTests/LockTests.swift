@@ -39,6 +39,24 @@ struct LockTests {
         #expect(done.last == "done")
     }
 
+    /// A lock held for a moment by another process (as one being spawned holds a copy of every descriptor until its
+    /// `exec`) is waited for, not reported as a store open elsewhere.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/flock"), "needs util-linux flock"))
+    func aLockHeldForAMomentByAnotherProcessIsWaitedFor() async throws {
+        let directory = TestDirectory("brief-lock")
+        defer { directory.remove() }
+        try await directory.open().close()
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        let ready = directory.path + "/holder-ready"
+        holder.arguments = ["--exclusive", directory.path + "/" + StoreFiles.lock, "sh", "-c", "touch '\(ready)'; sleep 0.5"]
+        try holder.run()
+        defer { holder.waitUntilExit() }
+        while !FileManager.default.fileExists(atPath: ready) { try await Task.sleep(nanoseconds: 5_000_000) }
+        let backend = try directory.open()
+        try await backend.close()
+    }
+
     @Test func theSameDirectoryCannotBeOpenedTwiceInOneProcess() async throws {
         let directory = TestDirectory("twice")
         defer { directory.remove() }
