@@ -54,29 +54,18 @@ package enum SearchText {
     /// The text of an HTML fragment as a reader sees it: tags removed (with the contents of `script` and `style`),
     /// comments removed, character references decoded, and a space where a block-level tag separated words.
     /// A `<` that does not start a tag stays a character.
-    /// - Complexity: O(n) in the length of `html`.
+    /// - Complexity: O(n) in the length of `html`: every scan moves forward and no scalar is scanned more than a
+    ///   bounded number of times, whatever the markup (see ``readableCountingSteps(html:)``).
     package static func readable(html: String) -> String {
-        let scalars = Array(html.unicodeScalars)
-        var out = String.UnicodeScalarView()
-        out.reserveCapacity(scalars.count)
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if scalar == "<", let tag = Tag(scalars, at: index) {
-                if !inlineElements.contains(tag.name) { out.append(" ") }
-                index = tag.end
-                if !tag.isClosing, tag.name == "script" || tag.name == "style" {
-                    index = endOfRawText(tag.name, in: scalars, from: index)
-                }
-            } else if scalar == "&", let (decoded, end) = reference(in: scalars, at: index) {
-                out.append(decoded)
-                index = end
-            } else {
-                out.append(scalar)
-                index += 1
-            }
-        }
-        return String(out)
+        readableCountingSteps(html: html).text
+    }
+
+    /// ``readable(html:)`` with the number of scalar inspections it made, so that tests can check the work stays
+    /// linear in the length of the input without timing anything.
+    package static func readableCountingSteps(html: String) -> (text: String, steps: Int) {
+        var reader = Reader(scalars: Array(html.unicodeScalars))
+        let text = reader.read()
+        return (text, reader.steps)
     }
 
     // MARK: - Helpers
@@ -87,6 +76,11 @@ package enum SearchText {
         "q", "s", "samp", "small", "span", "strike", "strong", "sub", "sup", "time", "tt", "u", "var",
     ]
 
+    /// Whether a scalar can continue an element name.
+    private static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-")
+    }
+
     /// A tag, comment or declaration starting at a `<`.
     private struct Tag {
         /// The lowercased element name (empty for comments and declarations).
@@ -94,42 +88,78 @@ package enum SearchText {
         var isClosing: Bool
         /// Just past the closing `>`.
         var end: Int
+    }
 
-        init?(_ scalars: [Unicode.Scalar], at start: Int) {
+    /// One pass over an HTML fragment; `steps` counts every scalar it inspects.
+    private struct Reader {
+        let scalars: [Unicode.Scalar]
+        var steps = 0
+
+        mutating func read() -> String {
+            var out = String.UnicodeScalarView()
+            out.reserveCapacity(scalars.count)
+            var index = 0
+            while index < scalars.count {
+                steps += 1
+                let scalar = scalars[index]
+                if scalar == "<", let tag = tag(at: index) {
+                    if !inlineElements.contains(tag.name) { out.append(" ") }
+                    index = tag.end
+                    if !tag.isClosing, tag.name == "script" || tag.name == "style" {
+                        index = endOfRawText(tag.name, from: index)
+                    }
+                } else if scalar == "&", let (decoded, end) = reference(at: index) {
+                    out.append(decoded)
+                    index = end
+                } else {
+                    out.append(scalar)
+                    index += 1
+                }
+            }
+            return String(out)
+        }
+
+        /// The tag at `start` (a `<`), or nil when the `<` starts no tag. A tag with no `>` runs to the end.
+        mutating func tag(at start: Int) -> Tag? {
             var index = start + 1
             guard index < scalars.count else { return nil }
+            steps += 1
             if scalars[index] == "!" || scalars[index] == "?" {
                 let isComment = index + 2 < scalars.count && scalars[index + 1] == "-" && scalars[index + 2] == "-"
-                name = ""
-                isClosing = false
                 if isComment {
                     index += 3
                     while index + 2 < scalars.count
                         && !(scalars[index] == "-" && scalars[index + 1] == "-" && scalars[index + 2] == ">")
                     {
+                        steps += 1
                         index += 1
                     }
-                    end = min(scalars.count, index + 3)
-                } else {
-                    while index < scalars.count && scalars[index] != ">" { index += 1 }
-                    end = min(scalars.count, index + 1)
+                    return Tag(name: "", isClosing: false, end: min(scalars.count, index + 3))
                 }
-                return
+                while index < scalars.count && scalars[index] != ">" {
+                    steps += 1
+                    index += 1
+                }
+                return Tag(name: "", isClosing: false, end: min(scalars.count, index + 1))
             }
-            isClosing = scalars[index] == "/"
+            let isClosing = scalars[index] == "/"
             if isClosing { index += 1 }
             guard index < scalars.count, scalars[index].properties.isAlphabetic, scalars[index].isASCII else { return nil }
             var name = String.UnicodeScalarView()
-            while index < scalars.count, scalars[index].isASCII,
-                scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index]) || scalars[index] == "-"
-            {
+            while index < scalars.count, isNameScalar(scalars[index]) {
+                steps += 1
                 name.append(scalars[index])
                 index += 1
             }
-            self.name = String(name).lowercased()
-            // Skip the attributes to the `>`, which may appear inside a quoted value.
+            return Tag(name: String(name).lowercased(), isClosing: isClosing, end: endOfAttributes(from: index))
+        }
+
+        /// Just past the `>` that ends a tag's attributes (a `>` inside a quoted value does not count), or the end.
+        mutating func endOfAttributes(from start: Int) -> Int {
+            var index = start
             var quote: Unicode.Scalar?
             while index < scalars.count {
+                steps += 1
                 let scalar = scalars[index]
                 if let open = quote {
                     if scalar == open { quote = nil }
@@ -140,25 +170,56 @@ package enum SearchText {
                 }
                 index += 1
             }
-            end = min(scalars.count, index + 1)
+            return min(scalars.count, index + 1)
         }
-    }
 
-    /// Just past the `</name>` that ends a raw-text element, or the end of the text.
-    private static func endOfRawText(_ name: String, in scalars: [Unicode.Scalar], from start: Int) -> Int {
-        var index = start
-        while index < scalars.count {
-            if scalars[index] == "<", let tag = Tag(scalars, at: index), tag.isClosing, tag.name == name { return tag.end }
-            index += 1
+        /// Just past the `</name ...>` that ends a raw-text element, or the end of the text.
+        ///
+        /// A linear search for the literal `</name` (ASCII case-insensitive) not followed by another name
+        /// character; only that one end tag's attributes are then skipped. Nothing else inside is parsed.
+        mutating func endOfRawText(_ name: String, from start: Int) -> Int {
+            let needle = Array(name.unicodeScalars)
+            var index = start
+            while index + 1 + needle.count < scalars.count {
+                steps += 1
+                if scalars[index] == "<", scalars[index + 1] == "/", matches(needle, at: index + 2) {
+                    let after = index + 2 + needle.count
+                    if after >= scalars.count || !isNameScalar(scalars[after]) {
+                        return endOfAttributes(from: after)
+                    }
+                }
+                index += 1
+            }
+            return scalars.count
         }
-        return scalars.count
+
+        /// Whether the lowercase ASCII `needle` is at `start`, ignoring ASCII case.
+        mutating func matches(_ needle: [Unicode.Scalar], at start: Int) -> Bool {
+            for (offset, expected) in needle.enumerated() {
+                steps += 1
+                let scalar = scalars[start + offset]
+                guard scalar.isASCII else { return false }
+                let lowered = ("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32)! : scalar
+                if lowered != expected { return false }
+            }
+            return true
+        }
+
+        /// A character reference at `start`; see ``SearchText/reference(in:at:steps:)``.
+        mutating func reference(at start: Int) -> (Unicode.Scalar, Int)? {
+            SearchText.reference(in: scalars, at: start, steps: &steps)
+        }
     }
 
     /// A character reference (`&amp;`, `&#8217;`, `&#x2019;`) at `start`: the character and the index past the `;`.
-    private static func reference(in scalars: [Unicode.Scalar], at start: Int) -> (Unicode.Scalar, Int)? {
+    /// At most 33 scalars are inspected.
+    private static func reference(
+        in scalars: [Unicode.Scalar], at start: Int, steps: inout Int
+    ) -> (Unicode.Scalar, Int)? {
         var index = start + 1
         var body = String.UnicodeScalarView()
         while index < scalars.count, index - start <= 32, scalars[index] != ";" {
+            steps += 1
             guard scalars[index].isASCII, scalars[index].properties.isAlphabetic || ("0"..."9").contains(scalars[index])
                 || scalars[index] == "#"
             else { return nil }
