@@ -179,5 +179,24 @@ extension ConformanceSuite {
             let named = try await alice.sdk.posts.share(entry.id, isAnonymous: false)
             try expectEqual(try await bob.sdk.posts.post(named.id).source, .diary(entry.id), "a named share keeps its source")
         },
+        ConformanceCheck("anonymity", "anAnonymousShareShowsCopiesOfTheEntrysImagesNotTheEntrysOwn") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let image = try await alice.sdk.attachments.upload(.init(data: tinyPNG, contentType: "image/png"))
+            let entry = try await alice.sdk.diaries.write(
+                .init(title: "Pictured", body: "With a picture", images: [image], visibility: .shared))
+            let post = try await alice.sdk.posts.share(entry.id, isAnonymous: true)
+            let seen = try await bob.sdk.posts.post(post.id)
+            try expectEqual(seen.images.count, 1)
+            try expect(
+                Set(seen.images.map(\.id)).isDisjoint(with: try await bob.sdk.diaries.entry(entry.id).images.map(\.id)),
+                "the anonymous post shares no attachment id with the entry")
+            try expectEqual(try await bob.sdk.attachments.data(for: seen.images[0].id), tinyPNG, "the copy loads")
+            try expectEqual(seen.images[0].contentType, image.contentType)
+            let named = try await alice.sdk.posts.share(entry.id, isAnonymous: false)
+            try expectEqual(named.images.map(\.id), [image.id], "a named share shows the entry's own images")
+            try await alice.sdk.posts.delete(post.id)
+            try expectEqual(try await bob.sdk.attachments.data(for: image.id), tinyPNG, "the entry's image outlives the copy")
+        },
     ]
 }

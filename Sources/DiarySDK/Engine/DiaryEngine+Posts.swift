@@ -22,15 +22,45 @@ extension DiaryEngine: PostRepository {
     public func share(_ diaryID: Diary.ID, isAnonymous: Bool) async throws -> Post {
         let now = self.now
         let id: Post.ID = newID()
+        // An anonymous share shows copies of the entry's images: an attachment id the entry also shows would lead
+        // whoever can read the entry back to the anonymous post's author.
+        let copies = isAnonymous ? try await imageCopies(of: diaryID) : [:]
         return try await write("posts.share", joining: diaryID, isAnonymous) { transaction, actor in
             let diary = try Self.ownDiary(diaryID, actor: actor, in: transaction.database)
             let title = diary.title.isEmpty ? "\(diary.day)" : diary.title
+            var images = diary.images
+            if isAnonymous {
+                images = diary.images.compactMap { copies[$0.id] }
+                guard images.count == diary.images.count else {
+                    throw DiaryError(.conflict, "the images of entry \(diaryID) changed while it was being shared; share it again")
+                }
+                for image in images {
+                    transaction.put(.attachment(Attachment(
+                        id: image.id, ownerID: actor, contentType: image.contentType, byteCount: image.byteCount,
+                        createdAt: now)))
+                }
+            }
             let record = PostRecord(
                 id: id, authorID: actor, isAnonymous: isAnonymous, title: title, body: diary.body, tags: diary.tags,
-                images: diary.images, source: .diary(diaryID), day: diary.day, createdAt: now, updatedAt: now)
+                images: images, source: .diary(diaryID), day: diary.day, createdAt: now, updatedAt: now)
             transaction.put(.post(record))
             return AccessPolicy.view(of: record, viewer: actor, in: transaction.database)
         }
+    }
+
+    /// Stores a copy of each image of one of the signed-in user's entries under a new attachment id, keyed by the
+    /// original's id. The rows are written by the caller's transaction; bytes of a transaction that fails are swept
+    /// as orphans like those of any upload whose row was never written.
+    private func imageCopies(of diaryID: Diary.ID) async throws -> [Attachment.ID: ImageReference] {
+        let images = try await read("posts.share") { db, viewer in try Self.ownDiary(diaryID, actor: viewer, in: db).images }
+        var copies: [Attachment.ID: ImageReference] = [:]
+        for image in images {
+            let bytes = try await store.blob(for: image.id)
+            let copy = ImageReference(id: newID(), contentType: image.contentType, byteCount: bytes.count)
+            try await store.saveBlob(bytes, for: copy.id)
+            copies[image.id] = copy
+        }
+        return copies
     }
 
     public func edit(_ id: Post.ID, _ edit: PostEdit) async throws -> Post {
