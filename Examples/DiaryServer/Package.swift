@@ -19,6 +19,8 @@ let package = Package(
             dependencies: [
                 .product(name: "DiarySDK", package: "DiarySDK"),
                 .product(name: "DiarySDKInMemory", package: "DiarySDK"),
+                // Test mode accepts the conformance suite's `test:` identity tokens.
+                .product(name: "DiarySDKConformance", package: "DiarySDK"),
                 .product(name: "DiarySDKFileStore", package: "DiarySDK"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

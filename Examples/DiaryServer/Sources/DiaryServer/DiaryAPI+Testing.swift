@@ -43,17 +43,3 @@ extension DiaryAPI {
         }
     }
 }
-
-/// Accepts identity tokens of the form `test:<subject>:<email>` (an unverified email) or
-/// `test:<subject>:<email>:verified` (test mode only), so tests can exercise external sign-in without a provider.
-/// The same tokens as `DiarySDKConformance`'s verifier.
-struct TestIdentityTokenVerifier: IdentityTokenVerifier {
-    func verify(token: String, provider: String) async throws -> VerifiedIdentity {
-        let parts = token.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard (2...4).contains(parts.count), parts[0] == "test", !parts[1].isEmpty,
-            parts.count < 4 || parts[3] == "verified"
-        else { throw DiaryError(.unauthenticated, "the \(provider) identity token is not valid") }
-        let email = parts.count >= 3 && !parts[2].isEmpty ? parts[2] : nil
-        return VerifiedIdentity(subject: parts[1], email: email, isEmailVerified: email != nil && parts.count == 4)
-    }
-}

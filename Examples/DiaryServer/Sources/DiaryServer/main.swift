@@ -1,4 +1,5 @@
 import DiarySDK
+import DiarySDKConformance
 import DiarySDKInMemory
 import Foundation
 import Hummingbird
@@ -16,7 +17,7 @@ let signingKey: [UInt8] =
 if options.jwtSecret == nil {
     writeLogLine("no --jwt-secret / DIARY_JWT_SECRET given: using a random key, so tokens end when the server stops")
 }
-let verifier: (any IdentityTokenVerifier)? = options.testMode ? TestIdentityTokenVerifier() : nil
+let verifier: (any IdentityTokenVerifier)? = options.testMode ? ConformanceIdentityTokenVerifier() : nil
 let engineConfiguration = DiaryEngine.Configuration(
     passwordHashIterations: options.passwordHashIterations, identityTokenVerifier: verifier)
 
