@@ -1,21 +1,26 @@
 import Foundation
 
 /// A position in a sorted listing: a timestamp in microseconds and an id to break ties.
-package struct SortKey: Hashable, Comparable, Sendable {
-    package var micros: Int64
-    package var id: UUID
+@_spi(Storage)
+public struct SortKey: Hashable, Comparable, Sendable {
+    /// Microseconds since 1970.
+    public var micros: Int64
+    /// The row's id, which breaks ties.
+    public var id: UUID
 
-    package init(_ date: Date, _ id: UUID) {
+    /// The key of a row created at `date`.
+    public init(_ date: Date, _ id: UUID) {
         self.micros = WireDate.microseconds(date)
         self.id = id
     }
 
-    package init(micros: Int64, id: UUID) {
+    /// A key.
+    public init(micros: Int64, id: UUID) {
         self.micros = micros
         self.id = id
     }
 
-    package static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+    public static func < (lhs: SortKey, rhs: SortKey) -> Bool {
         if lhs.micros != rhs.micros { return lhs.micros < rhs.micros }
         return withUnsafeBytes(of: lhs.id.uuid) { l in
             withUnsafeBytes(of: rhs.id.uuid) { r in l.lexicographicallyPrecedes(r) }

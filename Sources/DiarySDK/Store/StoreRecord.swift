@@ -1,16 +1,17 @@
 import Foundation
 
 /// A stored password: PBKDF2-HMAC-SHA256 with a per-user salt. The password itself is never stored.
-package struct CredentialRecord: Codable, Hashable, Sendable {
-    package var userID: User.ID
-    package var email: String
-    package var salt: String
-    package var iterations: Int
-    package var hash: String
+@_spi(Storage)
+public struct CredentialRecord: Codable, Hashable, Sendable {
+    public var userID: User.ID
+    public var email: String
+    public var salt: String
+    public var iterations: Int
+    public var hash: String
     /// External identities linked to the account, as `provider:subject`.
-    package var externalIdentities: [String]
+    public var externalIdentities: [String]
 
-    package init(userID: User.ID, email: String, salt: String, iterations: Int, hash: String, externalIdentities: [String]) {
+    public init(userID: User.ID, email: String, salt: String, iterations: Int, hash: String, externalIdentities: [String]) {
         self.userID = userID
         self.email = email
         self.salt = salt
@@ -21,12 +22,13 @@ package struct CredentialRecord: Codable, Hashable, Sendable {
 }
 
 /// A local session: only the SHA-256 of the token is stored.
-package struct SessionRecord: Codable, Hashable, Sendable {
-    package var tokenHash: String
-    package var userID: User.ID
-    package var createdAt: Date
+@_spi(Storage)
+public struct SessionRecord: Codable, Hashable, Sendable {
+    public var tokenHash: String
+    public var userID: User.ID
+    public var createdAt: Date
 
-    package init(tokenHash: String, userID: User.ID, createdAt: Date) {
+    public init(tokenHash: String, userID: User.ID, createdAt: Date) {
         self.tokenHash = tokenHash
         self.userID = userID
         self.createdAt = createdAt
@@ -34,12 +36,13 @@ package struct SessionRecord: Codable, Hashable, Sendable {
 }
 
 /// A push token registered by a user.
-package struct DeviceRecord: Codable, Hashable, Sendable {
-    package var userID: User.ID
-    package var device: DeviceToken
-    package var registeredAt: Date
+@_spi(Storage)
+public struct DeviceRecord: Codable, Hashable, Sendable {
+    public var userID: User.ID
+    public var device: DeviceToken
+    public var registeredAt: Date
 
-    package init(userID: User.ID, device: DeviceToken, registeredAt: Date) {
+    public init(userID: User.ID, device: DeviceToken, registeredAt: Date) {
         self.userID = userID
         self.device = device
         self.registeredAt = registeredAt
@@ -47,13 +50,14 @@ package struct DeviceRecord: Codable, Hashable, Sendable {
 }
 
 /// A user's membership of a book.
-package struct MembershipRecord: Codable, Hashable, Sendable {
-    package var bookID: DiaryBook.ID
-    package var userID: User.ID
-    package var role: BookMember.Role
-    package var joinedAt: Date
+@_spi(Storage)
+public struct MembershipRecord: Codable, Hashable, Sendable {
+    public var bookID: DiaryBook.ID
+    public var userID: User.ID
+    public var role: BookMember.Role
+    public var joinedAt: Date
 
-    package init(bookID: DiaryBook.ID, userID: User.ID, role: BookMember.Role, joinedAt: Date) {
+    public init(bookID: DiaryBook.ID, userID: User.ID, role: BookMember.Role, joinedAt: Date) {
         self.bookID = bookID
         self.userID = userID
         self.role = role
@@ -62,18 +66,19 @@ package struct MembershipRecord: Codable, Hashable, Sendable {
 }
 
 /// A comment as stored: the author is always known to the store, never to other users of anonymous comments.
-package struct CommentRecord: Codable, Hashable, Sendable {
-    package var id: Comment.ID
-    package var target: CommentTarget
-    package var parentID: Comment.ID?
-    package var authorID: User.ID
-    package var isAnonymous: Bool
-    package var body: String
-    package var mood: Mood?
-    package var createdAt: Date
-    package var updatedAt: Date
+@_spi(Storage)
+public struct CommentRecord: Codable, Hashable, Sendable {
+    public var id: Comment.ID
+    public var target: CommentTarget
+    public var parentID: Comment.ID?
+    public var authorID: User.ID
+    public var isAnonymous: Bool
+    public var body: String
+    public var mood: Mood?
+    public var createdAt: Date
+    public var updatedAt: Date
 
-    package init(id: Comment.ID, target: CommentTarget, parentID: Comment.ID?, authorID: User.ID, isAnonymous: Bool, body: String, mood: Mood?, createdAt: Date, updatedAt: Date) {
+    public init(id: Comment.ID, target: CommentTarget, parentID: Comment.ID?, authorID: User.ID, isAnonymous: Bool, body: String, mood: Mood?, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.target = target
         self.parentID = parentID
@@ -87,20 +92,21 @@ package struct CommentRecord: Codable, Hashable, Sendable {
 }
 
 /// A post as stored.
-package struct PostRecord: Codable, Hashable, Sendable {
-    package var id: Post.ID
-    package var authorID: User.ID
-    package var isAnonymous: Bool
-    package var title: String
-    package var body: String
-    package var tags: [String]
-    package var images: [ImageReference]
-    package var source: PostSource
-    package var day: LocalDate
-    package var createdAt: Date
-    package var updatedAt: Date
+@_spi(Storage)
+public struct PostRecord: Codable, Hashable, Sendable {
+    public var id: Post.ID
+    public var authorID: User.ID
+    public var isAnonymous: Bool
+    public var title: String
+    public var body: String
+    public var tags: [String]
+    public var images: [ImageReference]
+    public var source: PostSource
+    public var day: LocalDate
+    public var createdAt: Date
+    public var updatedAt: Date
 
-    package init(id: Post.ID, authorID: User.ID, isAnonymous: Bool, title: String, body: String, tags: [String], images: [ImageReference], source: PostSource, day: LocalDate, createdAt: Date, updatedAt: Date) {
+    public init(id: Post.ID, authorID: User.ID, isAnonymous: Bool, title: String, body: String, tags: [String], images: [ImageReference], source: PostSource, day: LocalDate, createdAt: Date, updatedAt: Date) {
         self.id = id
         self.authorID = authorID
         self.isAnonymous = isAnonymous
@@ -116,12 +122,13 @@ package struct PostRecord: Codable, Hashable, Sendable {
 }
 
 /// A like.
-package struct LikeRecord: Codable, Hashable, Sendable {
-    package var userID: User.ID
-    package var postID: Post.ID
-    package var createdAt: Date
+@_spi(Storage)
+public struct LikeRecord: Codable, Hashable, Sendable {
+    public var userID: User.ID
+    public var postID: Post.ID
+    public var createdAt: Date
 
-    package init(userID: User.ID, postID: Post.ID, createdAt: Date) {
+    public init(userID: User.ID, postID: Post.ID, createdAt: Date) {
         self.userID = userID
         self.postID = postID
         self.createdAt = createdAt
@@ -133,12 +140,13 @@ package struct LikeRecord: Codable, Hashable, Sendable {
 /// An anonymous block (``StoreRecord/anonymousBlock(_:)``) is kept apart from user blocks: `from` blocked the author
 /// of one of `to`'s anonymous posts or comments without learning who it is, so it hides `to`'s anonymous content
 /// from `from` and nothing else, and is never listed by name.
-package struct EdgeRecord: Codable, Hashable, Sendable {
-    package var from: User.ID
-    package var to: User.ID
-    package var createdAt: Date
+@_spi(Storage)
+public struct EdgeRecord: Codable, Hashable, Sendable {
+    public var from: User.ID
+    public var to: User.ID
+    public var createdAt: Date
 
-    package init(from: User.ID, to: User.ID, createdAt: Date) {
+    public init(from: User.ID, to: User.ID, createdAt: Date) {
         self.from = from
         self.to = to
         self.createdAt = createdAt
@@ -146,23 +154,24 @@ package struct EdgeRecord: Codable, Hashable, Sendable {
 }
 
 /// A notification as stored: the actor is resolved when read, so nickname changes show.
-package struct NotificationRecord: Codable, Hashable, Sendable {
-    package var id: DiaryNotification.ID
-    package var recipientID: User.ID
-    package var kind: NotificationKind
+@_spi(Storage)
+public struct NotificationRecord: Codable, Hashable, Sendable {
+    public var id: DiaryNotification.ID
+    public var recipientID: User.ID
+    public var kind: NotificationKind
     /// Who caused it, when they acted under their name.
-    package var actorID: User.ID?
+    public var actorID: User.ID?
     /// Who caused it, when they acted anonymously: never shown, only checked against the recipient's anonymous
     /// blocks. `nil` in notifications stored before it was kept.
-    package var anonymousActorID: User.ID?
-    package var bookID: DiaryBook.ID?
-    package var diaryID: Diary.ID?
-    package var postID: Post.ID?
-    package var commentID: Comment.ID?
-    package var createdAt: Date
-    package var isRead: Bool
+    public var anonymousActorID: User.ID?
+    public var bookID: DiaryBook.ID?
+    public var diaryID: Diary.ID?
+    public var postID: Post.ID?
+    public var commentID: Comment.ID?
+    public var createdAt: Date
+    public var isRead: Bool
 
-    package init(id: DiaryNotification.ID, recipientID: User.ID, kind: NotificationKind, actorID: User.ID?, anonymousActorID: User.ID? = nil, bookID: DiaryBook.ID?, diaryID: Diary.ID?, postID: Post.ID?, commentID: Comment.ID?, createdAt: Date, isRead: Bool) {
+    public init(id: DiaryNotification.ID, recipientID: User.ID, kind: NotificationKind, actorID: User.ID?, anonymousActorID: User.ID? = nil, bookID: DiaryBook.ID?, diaryID: Diary.ID?, postID: Post.ID?, commentID: Comment.ID?, createdAt: Date, isRead: Bool) {
         self.id = id
         self.recipientID = recipientID
         self.kind = kind
@@ -180,7 +189,8 @@ package struct NotificationRecord: Codable, Hashable, Sendable {
 /// One stored row of any kind: the unit of snapshots, journals and change events.
 ///
 /// The JSON form is `{"kind": value}`, for example `{"diary": {...}}`; docs/FileStoreFormat.md documents it.
-package enum StoreRecord: Codable, Hashable, Sendable {
+@_spi(Storage)
+public enum StoreRecord: Codable, Hashable, Sendable {
     case user(User)
     case credential(CredentialRecord)
     case session(SessionRecord)
@@ -200,7 +210,7 @@ package enum StoreRecord: Codable, Hashable, Sendable {
     case blog(Blog)
     case attachment(Attachment)
 
-    package var key: RecordKey {
+    public var key: RecordKey {
         switch self {
         case .user(let value): .user(value.id)
         case .credential(let value): .credential(value.userID)
@@ -224,7 +234,8 @@ package enum StoreRecord: Codable, Hashable, Sendable {
 }
 
 /// The identity of a stored row.
-package enum RecordKey: Codable, Hashable, Sendable {
+@_spi(Storage)
+public enum RecordKey: Codable, Hashable, Sendable {
     case user(User.ID)
     case credential(User.ID)
     case session(String)
@@ -245,7 +256,16 @@ package enum RecordKey: Codable, Hashable, Sendable {
 }
 
 /// One change a transaction made: the row before and after (`nil` for an insert's before or a delete's after).
-package struct StoreMutation: Hashable, Sendable {
-    package var before: StoreRecord?
-    package var after: StoreRecord?
+@_spi(Storage)
+public struct StoreMutation: Hashable, Sendable {
+    /// The row before, `nil` for an insert.
+    public var before: StoreRecord?
+    /// The row after, `nil` for a removal.
+    public var after: StoreRecord?
+
+    /// A mutation.
+    public init(before: StoreRecord?, after: StoreRecord?) {
+        self.before = before
+        self.after = after
+    }
 }

@@ -1,0 +1,138 @@
+import Foundation
+
+/// The storage a ``DiaryEngine`` runs on: the contract a storage engine implements so that every rule of the SDK
+/// runs on it unchanged.
+///
+/// The engine never holds the dataset. It asks for what a request needs, inside a read or a write: a row by its key
+/// (``StorageReader/record(_:)``), the rows of an index with a value (``StorageReader/rows(_:equalTo:)``), a page of a
+/// listing in order (``StorageReader/page(_:_:from:limit:where:)``), counts, and a text search. Every index and
+/// listing is declared once, in ``StorageSchema``; a SQL store answers each with one indexed query, and the stores in
+/// this package derive their in-memory indices from the same declarations. docs/CustomStorage.md shows how to
+/// implement the contract and run the conformance suite on it.
+///
+/// What a store guarantees:
+/// - A read sees one committed state, and never waits for a write's disk flush or for another read.
+/// - Writes are serialised: a write's body sees every write committed before it, and its own changes.
+/// - A write is atomic and durable when ``write(_:_:)`` returns; if the body throws, nothing it did is kept.
+/// - ``committedChanges()`` delivers each committed write's mutations, in commit order.
+///
+/// The contract is fenced behind `@_spi(Storage)`: apps never see it. Import it with
+/// `@_spi(Storage) import DiarySDK`.
+@_spi(Storage)
+public protocol DiaryStorage: Sendable {
+    /// Runs a read against the last committed state.
+    /// - Parameters:
+    ///   - operation: The repository operation (`"posts.feed"`), for fault injection and diagnostics.
+    ///   - body: The read. It may run more than once only if the store says so in its documentation.
+    func read<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (any StorageReader) async throws -> Result
+    ) async throws -> Result
+
+    /// Runs a transaction: its mutations are all committed and durable when this returns, or none are.
+    /// - Parameters:
+    ///   - operation: The repository operation, for fault injection and diagnostics.
+    ///   - body: The transaction. Reads inside it see its own changes.
+    func write<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (any StorageTransaction) async throws -> Result
+    ) async throws -> Result
+
+    /// Stores an attachment's bytes before the transaction that writes its row.
+    func saveBlob(_ data: Data, for id: Attachment.ID) async throws
+
+    /// An attachment's bytes.
+    /// - Throws: ``DiaryError/Code/notFound`` when there are none.
+    func blob(for id: Attachment.ID) async throws -> Data
+
+    /// Every committed transaction's mutations, from now on, in commit order.
+    func committedChanges() -> AsyncStream<[StoreMutation]>
+}
+
+/// Where a page of a listing starts.
+@_spi(Storage)
+public enum ListingPosition: Hashable, Sendable {
+    /// The listing's first row.
+    case start
+    /// The first row past a key, in the listing's direction (keyset paging: `WHERE (sort, id) < ($1, $2)` when
+    /// descending).
+    case after(SortKey)
+    /// The row after skipping this many rows that pass the filter (`OFFSET`).
+    case offset(Int)
+}
+
+/// What the engine reads inside a ``DiaryStorage`` read or write.
+///
+/// Every method answers from one committed state (plus the transaction's own changes inside a write). Indices and
+/// listings are the ones declared in ``StorageSchema``; a store may assume it is never asked for another.
+@_spi(Storage)
+public protocol StorageReader: Sendable {
+    /// The row with a key, if any.
+    func record(_ key: RecordKey) async throws -> StoreRecord?
+
+    /// The rows whose index value equals `value`, in no particular order.
+    func rows<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalTo value: Value
+    ) async throws -> [Row]
+
+    /// How many rows with the index value `value` pass `filter` (which names users the index's ``StorageIndex/author``
+    /// wrote).
+    func count<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalTo value: Value, where filter: RowFilter
+    ) async throws -> Int
+
+    /// Up to `limit` rows of a listing's partition that pass `filter`, in the listing's order (newest first when
+    /// `descending`), starting at `position`.
+    func page<Row: Sendable, Partition: Hashable & Sendable>(
+        _ listing: StorageListing<Row, Partition>, _ partition: Partition, descending: Bool, from position: ListingPosition,
+        limit: Int, where filter: RowFilter
+    ) async throws -> [Row]
+
+    /// How many rows of a listing's partition pass `filter`.
+    func count<Row: Sendable, Partition: Hashable & Sendable>(
+        _ listing: StorageListing<Row, Partition>, _ partition: Partition, where filter: RowFilter
+    ) async throws -> Int
+
+    /// Up to `limit` posts, newest first, whose searchable text (``SearchText/searchable(_:)``) contains every word of
+    /// `query` and that carry every tag of it, passing `filter`.
+    func searchPosts(
+        _ query: PostTextQuery, from position: ListingPosition, limit: Int, where filter: RowFilter
+    ) async throws -> [PostRecord]
+
+    /// How many posts match `query` and pass `filter`.
+    func countPosts(matching query: PostTextQuery, where filter: RowFilter) async throws -> Int
+}
+
+/// What the engine does inside a ``DiaryStorage`` write: it reads (seeing its own changes) and puts or removes rows.
+@_spi(Storage)
+public protocol StorageTransaction: StorageReader {
+    /// Inserts a row, or replaces the row with the same key.
+    func put(_ record: StoreRecord) async throws
+
+    /// Removes the row with a key, if there is one.
+    func remove(_ key: RecordKey) async throws
+}
+
+/// A text search over posts, in the folded form ``SearchText`` produces.
+@_spi(Storage)
+public struct PostTextQuery: Hashable, Sendable {
+    /// Folded words, each of which the post's searchable text must contain.
+    public var words: [String]
+    /// Lowercased tags, each of which the post must carry.
+    public var tags: [String]
+
+    /// Creates a query.
+    public init(words: [String], tags: [String]) {
+        self.words = words
+        self.tags = tags
+    }
+
+    /// Whether a post matches: the one definition every store's search must agree with.
+    public func matches(_ post: PostRecord) -> Bool {
+        if !tags.isEmpty {
+            let postTags = Set(post.tags.map { $0.lowercased() })
+            guard tags.allSatisfy(postTags.contains) else { return false }
+        }
+        guard !words.isEmpty else { return true }
+        let haystack = SearchText.searchable(post)
+        return words.allSatisfy(haystack.contains)
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+
+/// Every table, index and listing the engine reads: declared once, here.
+///
+/// The stores in this package derive their indices from these declarations (``allIndices``, ``allListings``), so
+/// adding an index is one declaration. A store outside the package (a SQL database) maps each ``StorageIndex/name``
+/// and ``StorageListing/name`` to its own indexed query; docs/CustomStorage.md lists them with their SQL.
+@_spi(Storage)
+public enum StorageSchema {
+    // MARK: Tables
+
+    public static let users = StorageTable<User>(.user, wrap: StoreRecord.user) {
+        if case .user(let row) = $0 { row } else { nil }
+    }
+    public static let credentials = StorageTable<CredentialRecord>(.credential, wrap: StoreRecord.credential) {
+        if case .credential(let row) = $0 { row } else { nil }
+    }
+    public static let sessions = StorageTable<SessionRecord>(.session, wrap: StoreRecord.session) {
+        if case .session(let row) = $0 { row } else { nil }
+    }
+    public static let devices = StorageTable<DeviceRecord>(.device, wrap: StoreRecord.device) {
+        if case .device(let row) = $0 { row } else { nil }
+    }
+    public static let attachments = StorageTable<Attachment>(.attachment, wrap: StoreRecord.attachment) {
+        if case .attachment(let row) = $0 { row } else { nil }
+    }
+    public static let diaries = StorageTable<Diary>(.diary, wrap: StoreRecord.diary) {
+        if case .diary(let row) = $0 { row } else { nil }
+    }
+    public static let books = StorageTable<DiaryBook>(.book, wrap: StoreRecord.book) {
+        if case .book(let row) = $0 { row } else { nil }
+    }
+    public static let memberships = StorageTable<MembershipRecord>(.membership, wrap: StoreRecord.membership) {
+        if case .membership(let row) = $0 { row } else { nil }
+    }
+    public static let posts = StorageTable<PostRecord>(.post, wrap: StoreRecord.post) {
+        if case .post(let row) = $0 { row } else { nil }
+    }
+    public static let comments = StorageTable<CommentRecord>(.comment, wrap: StoreRecord.comment) {
+        if case .comment(let row) = $0 { row } else { nil }
+    }
+    public static let likes = StorageTable<LikeRecord>(.like, wrap: StoreRecord.like) {
+        if case .like(let row) = $0 { row } else { nil }
+    }
+    public static let follows = StorageTable<EdgeRecord>(.follow, wrap: StoreRecord.follow) {
+        if case .follow(let row) = $0 { row } else { nil }
+    }
+    public static let blocks = StorageTable<EdgeRecord>(.block, wrap: StoreRecord.block) {
+        if case .block(let row) = $0 { row } else { nil }
+    }
+    public static let anonymousBlocks = StorageTable<EdgeRecord>(.anonymousBlock, wrap: StoreRecord.anonymousBlock) {
+        if case .anonymousBlock(let row) = $0 { row } else { nil }
+    }
+    public static let reports = StorageTable<Report>(.report, wrap: StoreRecord.report) {
+        if case .report(let row) = $0 { row } else { nil }
+    }
+    public static let notifications = StorageTable<NotificationRecord>(.notification, wrap: StoreRecord.notification) {
+        if case .notification(let row) = $0 { row } else { nil }
+    }
+    public static let blogs = StorageTable<Blog>(.blog, wrap: StoreRecord.blog) {
+        if case .blog(let row) = $0 { row } else { nil }
+    }
+
+    // MARK: Indices
+
+    /// Users by ``Validation/nicknameKey(_:)``, so look-alike nicknames collide.
+    public static let usersByNickname = StorageIndex<User, String>("users.nicknameKey", on: users, unique: true) {
+        [Validation.nicknameKey($0.nickname)]
+    }
+    public static let credentialsByEmail = StorageIndex<CredentialRecord, String>(
+        "credentials.email", on: credentials, unique: true
+    ) { [$0.email] }
+    /// Credentials by linked external identity, `provider:subject`.
+    public static let credentialsByExternalIdentity = StorageIndex<CredentialRecord, String>(
+        "credentials.externalIdentities", on: credentials, unique: true
+    ) { $0.externalIdentities }
+    public static let sessionsByUser = StorageIndex<SessionRecord, User.ID>("sessions.userID", on: sessions) {
+        [$0.userID]
+    }
+    public static let devicesByUser = StorageIndex<DeviceRecord, User.ID>("devices.userID", on: devices) { [$0.userID] }
+    public static let devicesByToken = StorageIndex<DeviceRecord, String>("devices.token", on: devices) {
+        [$0.device.token]
+    }
+    public static let attachmentsByOwner = StorageIndex<Attachment, User.ID>("attachments.ownerID", on: attachments) {
+        [$0.ownerID]
+    }
+    public static let diariesByAuthor = StorageIndex<Diary, User.ID>("diaries.authorID", on: diaries) { [$0.authorID] }
+    public static let diariesByAuthorMonth = StorageIndex<Diary, AuthorMonth>("diaries.authorMonth", on: diaries) {
+        [AuthorMonth(authorID: $0.authorID, month: $0.day.yearMonth)]
+    }
+    public static let diariesByBook = StorageIndex<Diary, DiaryBook.ID>("diaries.bookID", on: diaries) {
+        $0.bookID.map { [$0] } ?? []
+    }
+    /// Entries by the attachments they show.
+    public static let diariesByImage = StorageIndex<Diary, Attachment.ID>("diaries.imageIDs", on: diaries) {
+        $0.images.map(\.id)
+    }
+    public static let booksByInviteCode = StorageIndex<DiaryBook, String>("books.inviteCode", on: books, unique: true) {
+        $0.inviteCode.map { [$0] } ?? []
+    }
+    public static let membershipsByBook = StorageIndex<MembershipRecord, DiaryBook.ID>(
+        "memberships.bookID", on: memberships
+    ) { [$0.bookID] }
+    public static let membershipsByUser = StorageIndex<MembershipRecord, User.ID>("memberships.userID", on: memberships) {
+        [$0.userID]
+    }
+    public static let postsByAuthor = StorageIndex<PostRecord, User.ID>("posts.authorID", on: posts) { [$0.authorID] }
+    public static let postsByAuthorMonth = StorageIndex<PostRecord, AuthorMonth>("posts.authorMonth", on: posts) {
+        [AuthorMonth(authorID: $0.authorID, month: $0.day.yearMonth)]
+    }
+    /// Posts by lowercased tag.
+    public static let postsByTag = StorageIndex<PostRecord, String>("posts.tags", on: posts) {
+        Array(Set($0.tags.map { $0.lowercased() }))
+    }
+    /// Imported posts by `blogID|guid|…` and `blogID|link|…`, for import dedupe.
+    public static let postsByImportKey = StorageIndex<PostRecord, String>("posts.importKeys", on: posts) {
+        importKeys(of: $0)
+    }
+    /// Posts by the attachments they show.
+    public static let postsByImage = StorageIndex<PostRecord, Attachment.ID>("posts.imageIDs", on: posts) {
+        $0.images.map(\.id)
+    }
+    public static let commentsByTarget = StorageIndex<CommentRecord, CommentTarget>("comments.target", on: comments) {
+        [$0.target]
+    }
+    public static let commentsByParent = StorageIndex<CommentRecord, Comment.ID>("comments.parentID", on: comments) {
+        $0.parentID.map { [$0] } ?? []
+    }
+    public static let commentsByAuthor = StorageIndex<CommentRecord, User.ID>("comments.authorID", on: comments) {
+        [$0.authorID]
+    }
+    public static let likesByUser = StorageIndex<LikeRecord, User.ID>("likes.userID", on: likes) { [$0.userID] }
+    /// Likes of a post; filtered by who liked.
+    public static let likesByPost = StorageIndex<LikeRecord, Post.ID>(
+        "likes.postID", on: likes, author: { Authorship(author: $0.userID, isAnonymous: false) }
+    ) { [$0.postID] }
+    public static let followsByFollower = StorageIndex<EdgeRecord, User.ID>("follows.from", on: follows) { [$0.from] }
+    public static let followsByFollowed = StorageIndex<EdgeRecord, User.ID>("follows.to", on: follows) { [$0.to] }
+    public static let blocksByBlocker = StorageIndex<EdgeRecord, User.ID>("blocks.from", on: blocks) { [$0.from] }
+    public static let blocksByBlocked = StorageIndex<EdgeRecord, User.ID>("blocks.to", on: blocks) { [$0.to] }
+    public static let anonymousBlocksByBlocker = StorageIndex<EdgeRecord, User.ID>(
+        "anonymousBlocks.from", on: anonymousBlocks
+    ) { [$0.from] }
+    public static let anonymousBlocksByBlocked = StorageIndex<EdgeRecord, User.ID>(
+        "anonymousBlocks.to", on: anonymousBlocks
+    ) { [$0.to] }
+    public static let reportsByReporter = StorageIndex<Report, User.ID>("reports.reporterID", on: reports) {
+        [$0.reporterID]
+    }
+    public static let notificationsByRecipient = StorageIndex<NotificationRecord, User.ID>(
+        "notifications.recipientID", on: notifications
+    ) { [$0.recipientID] }
+    /// Notifications by whoever caused them, named or anonymous.
+    public static let notificationsByActor = StorageIndex<NotificationRecord, User.ID>(
+        "notifications.actorIDs", on: notifications
+    ) { [$0.actorID, $0.anonymousActorID].compactMap { $0 } }
+    public static let blogsByOwner = StorageIndex<Blog, User.ID>("blogs.ownerID", on: blogs) { [$0.ownerID] }
+
+    // MARK: Listings
+
+    /// Every user, newest first: what a nickname search walks.
+    public static let userDirectory = StorageListing<User, Everything>("users.createdAt", on: users, rowKey: { .user(User.ID($1.id)) }) {
+        [ListingEntry(Everything(), SortKey($0.createdAt, $0.id.rawValue))]
+    }
+    /// Each author's entries, by ``diaryListingKey(_:)``.
+    public static let entriesOfAuthor = StorageListing<Diary, User.ID>("diaries.byAuthorDay", on: diaries, rowKey: { .diary(Diary.ID($1.id)) }) {
+        [ListingEntry($0.authorID, diaryListingKey($0))]
+    }
+    /// Each author's entries with a tag (lowercased), by ``diaryListingKey(_:)``.
+    public static let entriesOfAuthorTag = StorageListing<Diary, AuthorTag>(
+        "diaries.byAuthorTagDay", on: diaries, rowKey: { .diary(Diary.ID($1.id)) }
+    ) {
+        diary in
+        let key = diaryListingKey(diary)
+        return Set(diary.tags.map { $0.lowercased() }).map {
+            ListingEntry(AuthorTag(authorID: diary.authorID, tag: $0), key)
+        }
+    }
+    /// The community feed: every post by creation.
+    public static let feed = StorageListing<PostRecord, Everything>(
+        "posts.createdAt", on: posts, author: authorship, rowKey: { .post(Post.ID($1.id)) }
+    ) {
+        [ListingEntry(Everything(), SortKey($0.createdAt, $0.id.rawValue))]
+    }
+    /// Each author's posts by creation.
+    public static let postsOfAuthor = StorageListing<PostRecord, User.ID>(
+        "posts.byAuthorCreatedAt", on: posts, author: authorship, rowKey: { .post(Post.ID($1.id)) }
+    ) { [ListingEntry($0.authorID, SortKey($0.createdAt, $0.id.rawValue))] }
+    /// Each user's likes by when they liked.
+    public static let likesOfUser = StorageListing<LikeRecord, User.ID>(
+        "likes.byUserCreatedAt", on: likes, rowKey: { .like($0, Post.ID($1.id)) }
+    ) {
+        [ListingEntry($0.userID, SortKey($0.createdAt, $0.postID.rawValue))]
+    }
+
+    /// Every index, for stores that derive theirs from the declarations.
+    public static let allIndices: [any StorageIndexDeclaration] = [
+        usersByNickname, credentialsByEmail, credentialsByExternalIdentity, sessionsByUser, devicesByUser,
+        devicesByToken, attachmentsByOwner, diariesByAuthor, diariesByAuthorMonth, diariesByBook, diariesByImage,
+        booksByInviteCode, membershipsByBook, membershipsByUser, postsByAuthor, postsByAuthorMonth, postsByTag,
+        postsByImportKey, postsByImage, commentsByTarget, commentsByParent, commentsByAuthor, likesByUser, likesByPost,
+        followsByFollower, followsByFollowed, blocksByBlocker, blocksByBlocked, anonymousBlocksByBlocker,
+        anonymousBlocksByBlocked, reportsByReporter, notificationsByRecipient, notificationsByActor, blogsByOwner,
+    ]
+
+    /// Every listing, for stores that derive theirs from the declarations.
+    public static let allListings: [any StorageListingDeclaration] = [
+        userDirectory, entriesOfAuthor, entriesOfAuthorTag, feed, postsOfAuthor, likesOfUser,
+    ]
+
+    // MARK: Keys
+
+    /// Who wrote a post, for filters.
+    public static let authorship: @Sendable (PostRecord) -> Authorship = {
+        Authorship(author: $0.authorID, isAnonymous: $0.isAnonymous)
+    }
+
+    /// Where an entry sits in its author's listings: newest day first; within a day, newest written first (when
+    /// read descending).
+    public static func diaryListingKey(_ diary: Diary) -> SortKey {
+        let dayMicros = Int64(diary.day.daysSince1970) * 86_400_000_000
+        let timeOfDay = WireDate.microseconds(diary.createdAt) % 86_400_000_000
+        return SortKey(micros: dayMicros + (timeOfDay < 0 ? timeOfDay + 86_400_000_000 : timeOfDay), id: diary.id.rawValue)
+    }
+
+    /// An imported post's dedupe keys.
+    public static func importKeys(of post: PostRecord) -> [String] {
+        guard case .blog(let source) = post.source else { return [] }
+        var keys: [String] = []
+        if let guid = source.guid { keys.append(importKey(blog: source.blogID, guid: guid)) }
+        if let url = source.url { keys.append(importKey(blog: source.blogID, link: url)) }
+        return keys
+    }
+
+    /// The dedupe key of an item's GUID in a blog.
+    public static func importKey(blog: Blog.ID, guid: String) -> String { "\(blog)|guid|\(guid)" }
+
+    /// The dedupe key of an item's link in a blog.
+    public static func importKey(blog: Blog.ID, link: URL) -> String { "\(blog)|link|\(link.absoluteString)" }
+}
+
+/// An index declaration of any row and value type: what a store iterates to build its indices.
+@_spi(Storage)
+public protocol StorageIndexDeclaration: Sendable {
+    /// The index's name.
+    var name: String { get }
+    /// The table it indexes.
+    var kind: RecordKind { get }
+}
+
+/// A listing declaration of any row and partition type.
+@_spi(Storage)
+public protocol StorageListingDeclaration: Sendable {
+    /// The listing's name.
+    var name: String { get }
+    /// The table it lists.
+    var kind: RecordKind { get }
+}
+
+@_spi(Storage)
+extension StorageIndex: StorageIndexDeclaration {
+    /// The table it indexes.
+    public var kind: RecordKind { table.kind }
+}
+
+@_spi(Storage)
+extension StorageListing: StorageListingDeclaration {
+    /// The table it lists.
+    public var kind: RecordKind { table.kind }
+}
