@@ -39,7 +39,7 @@ public final class DiaryEngine: Sendable {
         case fixed(User.ID)
     }
 
-    package let store: any DiaryStore
+    package let store: any DiaryStorage
     package let environment: DiaryEnvironment
     package let configuration: Configuration
     package let principal: Principal
@@ -47,7 +47,7 @@ public final class DiaryEngine: Sendable {
     private let writesInFlight = InFlightCalls<JoinedWrite, any Sendable>()
 
     package init(
-        store: any DiaryStore, environment: DiaryEnvironment, configuration: Configuration, principal: Principal
+        store: any DiaryStorage, environment: DiaryEnvironment, configuration: Configuration, principal: Principal
     ) {
         self.store = store
         self.environment = environment
@@ -58,7 +58,7 @@ public final class DiaryEngine: Sendable {
     /// An engine for an app on a device: it acts as whoever signs in, and keeps the session in `sessionStore`.
     /// What every local backend's `makeRepositories(sessionStore:)` returns.
     package convenience init(
-        store: any DiaryStore, environment: DiaryEnvironment, configuration: Configuration, sessionStore: any SessionStore
+        store: any DiaryStorage, environment: DiaryEnvironment, configuration: Configuration, sessionStore: any SessionStore
     ) {
         self.init(
             store: store, environment: environment, configuration: configuration,
@@ -68,7 +68,7 @@ public final class DiaryEngine: Sendable {
     /// An engine that acts as one user, as a server does per request, or is signed out (with a session kept in
     /// memory) when `userID` is `nil`. What every local backend's `engine(actingAs:)` returns.
     package convenience init(
-        store: any DiaryStore, environment: DiaryEnvironment, configuration: Configuration, actingAs userID: User.ID?
+        store: any DiaryStorage, environment: DiaryEnvironment, configuration: Configuration, actingAs userID: User.ID?
     ) {
         self.init(
             store: store, environment: environment, configuration: configuration,
@@ -103,25 +103,27 @@ public final class DiaryEngine: Sendable {
 
     /// Reads as the signed-in user, checking that the account still exists.
     package func read<Result: Sendable>(
-        _ operation: String, _ body: @escaping @Sendable (DiaryDatabase, User.ID) throws -> Result
+        _ operation: String, _ body: @escaping @Sendable (any StorageReader, Viewer) async throws -> Result
     ) async throws -> Result {
         let viewer = try requireUserID()
         return try await store.read(operation) { db in
-            guard db.users[viewer] != nil else { throw DiaryError(.unauthenticated, "the signed-in account no longer exists") }
-            return try body(db, viewer)
+            guard try await db.contains(.user(viewer)) else {
+                throw DiaryError(.unauthenticated, "the signed-in account no longer exists")
+            }
+            return try await body(db, try await Viewer.load(viewer, in: db))
         }
     }
 
     /// Writes as the signed-in user, checking that the account still exists.
     package func write<Result: Sendable>(
-        _ operation: String, _ body: @escaping @Sendable (inout DiaryTransaction, User.ID) throws -> Result
+        _ operation: String, _ body: @escaping @Sendable (any StorageTransaction, Viewer) async throws -> Result
     ) async throws -> Result {
         let actor = try requireUserID()
         return try await store.write(operation) { transaction in
-            guard transaction.database.users[actor] != nil else {
+            guard try await transaction.contains(.user(actor)) else {
                 throw DiaryError(.unauthenticated, "the signed-in account no longer exists")
             }
-            return try body(&transaction, actor)
+            return try await body(transaction, try await Viewer.load(actor, in: transaction))
         }
     }
 
@@ -134,7 +136,7 @@ public final class DiaryEngine: Sendable {
     ///   - body: The write.
     package func write<Result: Sendable>(
         _ operation: String, joining arguments: any Hashable & Sendable...,
-        body: @escaping @Sendable (inout DiaryTransaction, User.ID) throws -> Result
+        body: @escaping @Sendable (any StorageTransaction, Viewer) async throws -> Result
     ) async throws -> Result {
         let key = JoinedWrite(operation: operation, actor: try requireUserID(), arguments: arguments)
         let value = try await writesInFlight.run(key: key) { try await self.write(operation, body) }
@@ -145,16 +147,16 @@ public final class DiaryEngine: Sendable {
     }
 
     /// The time zone a user's days are counted in.
-    package func timeZone(of userID: User.ID, in db: DiaryDatabase) -> TimeZone {
-        db.users[userID]?.settings?.timeZoneIdentifier.flatMap(TimeZone.init(identifier:))
+    package func timeZone(of userID: User.ID, in db: any StorageReader) async throws -> TimeZone {
+        try await db.user(userID)?.settings?.timeZoneIdentifier.flatMap(TimeZone.init(identifier:))
             ?? environment.defaultTimeZone
     }
 
     /// Checks that every image was uploaded by `owner`.
-    package static func checkImages(_ images: [ImageReference], owner: User.ID, in db: DiaryDatabase) throws {
+    package static func checkImages(_ images: [ImageReference], owner: User.ID, in db: any StorageReader) async throws {
         try Validation.images(images)
         for image in images {
-            guard let attachment = db.attachments[image.id], attachment.ownerID == owner else {
+            guard let attachment = try await db.attachment(image.id), attachment.ownerID == owner else {
                 throw DiaryError.invalid("images", .invalidReference, "image \(image.id) is not one of your uploads")
             }
         }
@@ -162,46 +164,45 @@ public final class DiaryEngine: Sendable {
 
     /// Removes attachments no longer referenced by anything their owner wrote.
     package static func removeUnreferencedAttachments(
-        _ candidates: some Sequence<Attachment.ID>, in transaction: inout DiaryTransaction
-    ) {
+        _ candidates: some Sequence<Attachment.ID>, in transaction: any StorageTransaction
+    ) async throws {
         for id in Set(candidates) {
-            guard let attachment = transaction.database.attachments[id] else { continue }
-            let db = transaction.database
+            guard let attachment = try await transaction.attachment(id) else { continue }
             let owner = attachment.ownerID
-            let used =
-                (db.diariesByAuthor[owner] ?? []).contains { db.diaries[$0]?.images.contains { $0.id == id } == true }
-                || (db.postsByAuthor[owner] ?? []).contains { db.posts[$0]?.images.contains { $0.id == id } == true }
-                || db.users[owner]?.avatar?.id == id
-            if !used { transaction.remove(.attachment(id)) }
+            let inEntry = try await transaction.rows(StorageSchema.diariesByImage, equalTo: id)
+                .contains { $0.authorID == owner }
+            let inPost = try await transaction.rows(StorageSchema.postsByImage, equalTo: id)
+                .contains { $0.authorID == owner }
+            let isAvatar = try await transaction.user(owner)?.avatar?.id == id
+            if !inEntry && !inPost && !isAvatar { try await transaction.remove(.attachment(id)) }
         }
     }
 
     /// Adds a notification when the recipient wants it and may see who caused it.
     ///
     /// `actor` is `nil` when nobody caused it (a turn that passed because its holder left). An anonymous actor is
-    /// checked like anonymous content (``AccessPolicy/canSeeAnonymous(by:viewer:in:)``), never against the
+    /// checked like anonymous content (``AccessPolicy/canSeeAnonymous(by:viewer:)``), never against the
     /// recipient's user blocks, which would tell the recipient who acted.
     package func notify(
         _ recipient: User.ID, _ kind: NotificationKind, actor: User.ID?, anonymous: Bool = false,
         bookID: DiaryBook.ID? = nil, diaryID: Diary.ID? = nil, postID: Post.ID? = nil, commentID: Comment.ID? = nil,
-        in transaction: inout DiaryTransaction
-    ) {
-        let db = transaction.database
-        guard recipient != actor, let user = db.users[recipient],
+        in transaction: any StorageTransaction
+    ) async throws {
+        guard recipient != actor, let user = try await transaction.user(recipient),
             (user.settings ?? UserSettings()).notifications.contains(kind)
         else { return }
         if let actor {
             let reachable =
                 anonymous
-                ? AccessPolicy.canSeeAnonymous(by: actor, viewer: recipient, in: db)
-                : !AccessPolicy.blockedEitherWay(recipient, actor, in: db)
+                ? try await !transaction.contains(.anonymousBlock(recipient, actor))
+                : try await !AccessPolicy.blockedEitherWay(recipient, actor, in: transaction)
             guard reachable else { return }
         }
         let record = NotificationRecord(
             id: newID(), recipientID: recipient, kind: kind, actorID: anonymous ? nil : actor,
             anonymousActorID: anonymous ? actor : nil, bookID: bookID, diaryID: diaryID, postID: postID,
             commentID: commentID, createdAt: now, isRead: false)
-        transaction.put(.notification(record))
+        try await transaction.put(.notification(record))
     }
 }
 

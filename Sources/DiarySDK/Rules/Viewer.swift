@@ -1,0 +1,39 @@
+import Foundation
+
+/// Who a request acts as, with what their blocks hide: read once per request, so the visibility rules in
+/// ``AccessPolicy`` decide without going back to the store for every row.
+package struct Viewer: Sendable {
+    /// The user.
+    package let id: User.ID
+    /// Users with a block either way between them and the viewer.
+    package let blockedEitherWay: Set<User.ID>
+    /// Authors whose anonymous content the viewer hid by blocking the author of one anonymous post or comment.
+    package let anonymouslyBlocked: Set<User.ID>
+
+    package init(id: User.ID, blockedEitherWay: Set<User.ID>, anonymouslyBlocked: Set<User.ID>) {
+        self.id = id
+        self.blockedEitherWay = blockedEitherWay
+        self.anonymouslyBlocked = anonymouslyBlocked
+    }
+
+    /// Reads a viewer's blocks: three indexed reads.
+    package static func load(_ id: User.ID, in db: any StorageReader) async throws -> Viewer {
+        let blocking = try await db.rows(StorageSchema.blocksByBlocker, equalTo: id).map(\.to)
+        let blockedBy = try await db.rows(StorageSchema.blocksByBlocked, equalTo: id).map(\.from)
+        let anonymous = try await db.rows(StorageSchema.anonymousBlocksByBlocker, equalTo: id).map(\.to)
+        return Viewer(
+            id: id, blockedEitherWay: Set(blocking).union(blockedBy), anonymouslyBlocked: Set(anonymous))
+    }
+
+    /// What listings leave out for this viewer: named content across a block, anonymous content they hid.
+    package var filter: RowFilter {
+        RowFilter(viewer: id, hiddenNamedAuthors: blockedEitherWay, hiddenAnonymousAuthors: anonymouslyBlocked)
+    }
+
+    /// ``filter`` without anyone else's anonymous rows: what a user's profile lists.
+    package var namedOnlyFilter: RowFilter {
+        var filter = self.filter
+        filter.includesAnonymous = false
+        return filter
+    }
+}
