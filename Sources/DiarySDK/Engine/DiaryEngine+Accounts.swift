@@ -22,9 +22,9 @@ extension DiaryEngine: AccountRepository {
             userID: user.id, email: email, salt: SHA256.hex(salt), iterations: iterations, hash: SHA256.hex(hash),
             externalIdentities: [])
         return try await store.write("accounts.signUp") { transaction in
-            try Self.checkAvailable(email: email, nickname: nickname, except: nil, in: transaction.database)
-            transaction.put(.user(user))
-            transaction.put(.credential(credential))
+            try await Self.checkAvailable(email: email, nickname: nickname, except: nil, in: transaction)
+            try await transaction.put(.user(user))
+            try await transaction.put(.credential(credential))
             return user
         }
     }
@@ -46,9 +46,10 @@ extension DiaryEngine: AccountRepository {
         let tokenHash = SHA256.hex(SHA256.hash(Array(session.accessToken.utf8)))
         let devices = session.deviceTokens ?? []
         try await store.write("accounts.signOut") { transaction in
-            transaction.remove(.session(tokenHash))
-            for token in devices where transaction.database.devices[session.userID]?[token] != nil {
-                transaction.remove(.device(session.userID, token))
+            try await transaction.remove(.session(tokenHash))
+            for token in devices {
+                guard try await transaction.contains(.device(session.userID, token)) else { continue }
+                try await transaction.remove(.device(session.userID, token))
             }
         }
         try await context.set(nil)
@@ -57,7 +58,7 @@ extension DiaryEngine: AccountRepository {
     public func withdraw() async throws {
         let userID = try requireUserID()
         try await write("accounts.withdraw") { transaction, actor in
-            self.deleteAccount(actor, in: &transaction)
+            try await self.deleteAccount(actor.id, in: transaction)
         }
         if case .session(let context) = principal, context.userID == userID { try await context.set(nil) }
     }
@@ -69,8 +70,8 @@ extension DiaryEngine: AccountRepository {
         guard let stored = try await context.store.load() else { return nil }
         let tokenHash = SHA256.hex(SHA256.hash(Array(stored.accessToken.utf8)))
         let user = try await store.read("accounts.restoreSession") { db -> User? in
-            guard let session = db.sessions[tokenHash], session.userID == stored.userID else { return nil }
-            return db.users[session.userID]
+            guard let session = try await db.session(tokenHash), session.userID == stored.userID else { return nil }
+            return try await db.user(session.userID)
         }
         try await context.set(user == nil ? nil : stored)
         return user
@@ -78,34 +79,38 @@ extension DiaryEngine: AccountRepository {
 
     public func currentUser() async throws -> User? {
         guard let id = try? requireUserID() else { return nil }
-        return try await store.read("accounts.currentUser") { db in db.users[id] }
+        return try await store.read("accounts.currentUser") { db in try await db.user(id) }
     }
 
     public func isNicknameAvailable(_ nickname: String) async throws -> Bool {
         let nickname = try Validation.nickname(nickname)
         return try await store.read("accounts.isNicknameAvailable") { db in
-            db.userIDsByNickname[Validation.nicknameKey(nickname)] == nil
+            try await db.row(StorageSchema.usersByNickname, equalTo: Validation.nicknameKey(nickname)) == nil
         }
     }
 
     public func isEmailAvailable(_ email: String) async throws -> Bool {
         let email = try Validation.email(email)
-        return try await store.read("accounts.isEmailAvailable") { db in db.userIDsByEmail[email] == nil }
+        return try await store.read("accounts.isEmailAvailable") { db in
+            try await db.row(StorageSchema.credentialsByEmail, equalTo: email) == nil
+        }
     }
 
     public func registerDeviceToken(_ token: DeviceToken) async throws {
         let trimmed = try Validation.text(token.token, field: "token", maximum: 4096)
         let registeredAt = now
         let actor = try await write("accounts.registerDeviceToken") { transaction, actor in
-            for (userID, devices) in transaction.database.devices where devices[trimmed] != nil && userID != actor {
-                transaction.remove(.device(userID, trimmed))
+            // A token names one device: whoever registered it before no longer holds it.
+            for device in try await transaction.rows(StorageSchema.devicesByToken, equalTo: trimmed)
+            where device.userID != actor.id {
+                try await transaction.remove(.device(device.userID, trimmed))
             }
-            transaction.put(
+            try await transaction.put(
                 .device(
                     DeviceRecord(
-                        userID: actor, device: DeviceToken(token: trimmed, platform: token.platform),
+                        userID: actor.id, device: DeviceToken(token: trimmed, platform: token.platform),
                         registeredAt: registeredAt)))
-            return actor
+            return actor.id
         }
         // Remember it with the session, so signing out on this device unregisters it.
         if case .session(let context) = principal, var session = context.session, session.userID == actor,
@@ -123,15 +128,17 @@ extension DiaryEngine: AccountRepository {
     public func unregisterDeviceTokens(_ tokens: [String]) async throws {
         let trimmed = tokens.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         try await write("accounts.unregisterDeviceTokens") { transaction, actor in
-            for token in trimmed where transaction.database.devices[actor]?[token] != nil {
-                transaction.remove(.device(actor, token))
+            for token in trimmed {
+                guard try await transaction.contains(.device(actor.id, token)) else { continue }
+                try await transaction.remove(.device(actor.id, token))
             }
         }
     }
 
     public func deviceTokens() async throws -> [DeviceToken] {
         try await read("accounts.deviceTokens") { db, viewer in
-            (db.devices[viewer] ?? [:]).values.sorted { $0.registeredAt < $1.registeredAt }.map(\.device)
+            try await db.rows(StorageSchema.devicesByUser, equalTo: viewer.id)
+                .sorted { $0.registeredAt < $1.registeredAt }.map(\.device)
         }
     }
 
@@ -143,18 +150,25 @@ extension DiaryEngine: AccountRepository {
         let record = SessionRecord(
             tokenHash: SHA256.hex(SHA256.hash(Array(token.utf8))), userID: userID, createdAt: now)
         try await store.write("accounts.startSession") { transaction in
-            transaction.put(.session(record))
+            try await transaction.put(.session(record))
         }
         try await context.set(StoredSession(userID: userID, accessToken: token))
     }
 
+    /// Checks that an email and a nickname (or a look-alike of it) belong to nobody but `userID`.
+    /// - Throws: `.conflict` on the field that is taken.
     package static func checkAvailable(
-        email: String?, nickname: String?, except userID: User.ID?, in db: DiaryDatabase
-    ) throws {
-        if let email, let owner = db.userIDsByEmail[email], owner != userID {
+        email: String?, nickname: String?, except userID: User.ID?, in db: any StorageReader
+    ) async throws {
+        if let email, let owner = try await db.row(StorageSchema.credentialsByEmail, equalTo: email)?.userID,
+            owner != userID
+        {
             throw DiaryError(.conflict, "the email address is already registered", field: "email")
         }
-        if let nickname, let owner = db.userIDsByNickname[Validation.nicknameKey(nickname)], owner != userID {
+        if let nickname,
+            let owner = try await db.row(StorageSchema.usersByNickname, equalTo: Validation.nicknameKey(nickname))?.id,
+            owner != userID
+        {
             throw DiaryError(.conflict, "the nickname '\(nickname)' is taken", field: "nickname")
         }
     }
@@ -168,10 +182,9 @@ extension DiaryEngine: AccountRepository {
 extension DiaryEngine: UserRepository {
     public func user(_ id: User.ID) async throws -> User {
         try await read("users.user") { db, viewer in
-            guard AccessPolicy.canSee(user: id, viewer: viewer, in: db), let user = db.users[id] else {
-                throw DiaryError.notFound("user \(id)")
-            }
-            return AccessPolicy.view(of: user, viewer: viewer)
+            guard try await AccessPolicy.canSee(user: id, viewer: viewer, in: db), let user = try await db.user(id)
+            else { throw DiaryError.notFound("user \(id)") }
+            return AccessPolicy.view(of: user, viewer: viewer.id)
         }
     }
 
@@ -179,18 +192,18 @@ extension DiaryEngine: UserRepository {
         let nickname = try edit.nickname.map(Validation.nickname)
         let bio = try edit.bio.map { try Validation.text($0, field: "bio", maximum: Validation.maximumBioLength, allowEmpty: true) }
         return try await write("users.updateProfile") { transaction, actor in
-            guard var user = transaction.database.users[actor] else { throw DiaryError.notSignedIn }
-            try Self.checkAvailable(email: nil, nickname: nickname, except: actor, in: transaction.database)
+            guard var user = try await transaction.user(actor.id) else { throw DiaryError.notSignedIn }
+            try await Self.checkAvailable(email: nil, nickname: nickname, except: actor.id, in: transaction)
             var replacedAvatar: Attachment.ID?
             if let avatar = edit.avatar {
-                if let avatar { try Self.checkImages([avatar], owner: actor, in: transaction.database) }
+                if let avatar { try await Self.checkImages([avatar], owner: actor.id, in: transaction) }
                 if user.avatar?.id != avatar?.id { replacedAvatar = user.avatar?.id }
                 user.avatar = avatar
             }
             if let nickname { user.nickname = nickname }
             if let bio { user.bio = bio }
-            transaction.put(.user(user))
-            if let replacedAvatar { Self.removeUnreferencedAttachments([replacedAvatar], in: &transaction) }
+            try await transaction.put(.user(user))
+            if let replacedAvatar { try await Self.removeUnreferencedAttachments([replacedAvatar], in: transaction) }
             return user
         }
     }
@@ -203,9 +216,9 @@ extension DiaryEngine: UserRepository {
             throw DiaryError.invalid("dailyReminder", .invalidFormat, "the reminder time must be 00:00–23:59")
         }
         return try await write("users.updateSettings") { transaction, actor in
-            guard var user = transaction.database.users[actor] else { throw DiaryError.notSignedIn }
+            guard var user = try await transaction.user(actor.id) else { throw DiaryError.notSignedIn }
             user.settings = settings
-            transaction.put(.user(user))
+            try await transaction.put(.user(user))
             return user
         }
     }
@@ -213,12 +226,20 @@ extension DiaryEngine: UserRepository {
     public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
         let needle = try Validation.text(text, field: "text", maximum: Validation.maximumNicknameLength).lowercased()
         return try await read("users.searchUsers") { db, viewer in
-            let matches = db.users.values.filter {
-                $0.nickname.lowercased().contains(needle) && AccessPolicy.canSee(user: $0.id, viewer: viewer, in: db)
-            }
-            return try Paginator.page(
-                ordered: matches.map { AccessPolicy.view(of: $0, viewer: viewer) },
-                key: { SortKey($0.createdAt, $0.id.rawValue) }, descending: true, request: page)
+            // A substring of a nickname has no index: walk the directory, newest first, until the page is full.
+            try await Paginator.page(
+                page, key: { SortKey($0.createdAt, $0.id.rawValue) },
+                fetch: { position, limit in
+                    try await db.page(
+                        StorageSchema.userDirectory, Everything(), descending: true, from: position, limit: limit,
+                        where: .none)
+                },
+                resolve: { user -> User? in
+                    guard user.nickname.lowercased().contains(needle),
+                        try await AccessPolicy.canSee(user: user.id, viewer: viewer, in: db)
+                    else { return nil }
+                    return AccessPolicy.view(of: user, viewer: viewer.id)
+                })
         }
     }
 }
@@ -246,14 +267,16 @@ extension DiaryEngine: AttachmentRepository {
             id: newID(), ownerID: actor, contentType: contentType, byteCount: upload.data.count, createdAt: now)
         try await store.saveBlob(upload.data, for: attachment.id)
         try await write("attachments.upload") { transaction, _ in
-            transaction.put(.attachment(attachment))
+            try await transaction.put(.attachment(attachment))
         }
         return attachment.reference
     }
 
     public func data(for id: Attachment.ID) async throws -> Data {
         try await read("attachments.data") { db, viewer in
-            guard let attachment = db.attachments[id], AccessPolicy.canSee(attachment, viewer: viewer, in: db) else {
+            guard let attachment = try await db.attachment(id),
+                try await AccessPolicy.canSee(attachment, viewer: viewer, in: db)
+            else {
                 throw DiaryError.notFound("attachment \(id)")
             }
             return ()

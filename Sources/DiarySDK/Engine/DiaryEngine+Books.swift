@@ -9,10 +9,11 @@ extension DiaryEngine: BookRepository {
         let id: DiaryBook.ID = newID()
         return try await write("books.createBook", joining: draft) { transaction, actor in
             let book = DiaryBook(
-                id: id, title: title, coverColor: color, stickers: stickers, ownerID: actor, currentTurn: actor,
+                id: id, title: title, coverColor: color, stickers: stickers, ownerID: actor.id, currentTurn: actor.id,
                 createdAt: now, updatedAt: now)
-            transaction.put(.book(book))
-            transaction.put(.membership(MembershipRecord(bookID: id, userID: actor, role: .owner, joinedAt: now)))
+            try await transaction.put(.book(book))
+            try await transaction.put(
+                .membership(MembershipRecord(bookID: id, userID: actor.id, role: .owner, joinedAt: now)))
             return book
         }
     }
@@ -23,31 +24,34 @@ extension DiaryEngine: BookRepository {
         let stickers = try edit.stickers.map(Self.checkStickers)
         let now = self.now
         return try await write("books.updateBook", joining: id, edit) { transaction, actor in
-            var book = try Self.memberBook(id, actor: actor, in: transaction.database)
+            var book = try await Self.memberBook(id, actor: actor, in: transaction)
             if let title { book.title = title }
             if let color { book.coverColor = color }
             if let stickers { book.stickers = stickers }
             book.updatedAt = now
-            transaction.put(.book(book))
+            try await transaction.put(.book(book))
             return book
         }
     }
 
     public func deleteBook(_ id: DiaryBook.ID) async throws {
         try await write("books.deleteBook", joining: id) { transaction, actor in
-            let book = try Self.memberBook(id, actor: actor, in: transaction.database)
-            guard book.ownerID == actor else { throw DiaryError.forbidden("only the owner may delete book \(id)") }
-            self.deleteBook(id, in: &transaction)
+            let book = try await Self.memberBook(id, actor: actor, in: transaction)
+            guard book.ownerID == actor.id else { throw DiaryError.forbidden("only the owner may delete book \(id)") }
+            try await self.deleteBook(id, in: transaction)
         }
     }
 
     public func book(_ id: DiaryBook.ID) async throws -> DiaryBook {
-        try await read("books.book") { db, viewer in try Self.memberBook(id, actor: viewer, in: db) }
+        try await read("books.book") { db, viewer in try await Self.memberBook(id, actor: viewer, in: db) }
     }
 
     public func books(page: PageRequest) async throws -> Page<DiaryBook> {
         try await read("books.books") { db, viewer in
-            let books = (db.bookIDsByMember[viewer] ?? []).compactMap { db.books[$0] }
+            var books: [DiaryBook] = []
+            for membership in try await db.rows(StorageSchema.membershipsByUser, equalTo: viewer.id) {
+                if let book = try await db.book(membership.bookID) { books.append(book) }
+            }
             return try Paginator.page(
                 ordered: books, key: { SortKey($0.updatedAt, $0.id.rawValue) }, descending: true, request: page)
         }
@@ -56,10 +60,10 @@ extension DiaryEngine: BookRepository {
     public func inviteCode(for id: DiaryBook.ID) async throws -> String {
         let candidates = (0..<8).map { _ in Self.makeInviteCode() }
         return try await write("books.inviteCode", joining: id) { transaction, actor in
-            var book = try Self.memberBook(id, actor: actor, in: transaction.database)
+            var book = try await Self.memberBook(id, actor: actor, in: transaction)
             if let code = book.inviteCode { return code }
-            book.inviteCode = try Self.unusedCode(candidates, in: transaction.database)
-            transaction.put(.book(book))
+            book.inviteCode = try await Self.unusedCode(candidates, in: transaction)
+            try await transaction.put(.book(book))
             return book.inviteCode!
         }
     }
@@ -67,10 +71,12 @@ extension DiaryEngine: BookRepository {
     public func rotateInviteCode(for id: DiaryBook.ID) async throws -> String {
         let candidates = (0..<8).map { _ in Self.makeInviteCode() }
         return try await write("books.rotateInviteCode", joining: id) { transaction, actor in
-            var book = try Self.memberBook(id, actor: actor, in: transaction.database)
-            guard book.ownerID == actor else { throw DiaryError.forbidden("only the owner may rotate the invite code") }
-            book.inviteCode = try Self.unusedCode(candidates, in: transaction.database)
-            transaction.put(.book(book))
+            var book = try await Self.memberBook(id, actor: actor, in: transaction)
+            guard book.ownerID == actor.id else {
+                throw DiaryError.forbidden("only the owner may rotate the invite code")
+            }
+            book.inviteCode = try await Self.unusedCode(candidates, in: transaction)
+            try await transaction.put(.book(book))
             return book.inviteCode!
         }
     }
@@ -79,21 +85,22 @@ extension DiaryEngine: BookRepository {
         let code = try Validation.text(inviteCode, field: "inviteCode", maximum: 32).uppercased()
         let now = self.now
         return try await write("books.join", joining: code) { transaction, actor in
-            let db = transaction.database
-            guard let bookID = db.bookIDsByInviteCode[code], var book = db.books[bookID],
-                !AccessPolicy.blockedEitherWay(book.ownerID, actor, in: db)
+            guard var book = try await transaction.row(StorageSchema.booksByInviteCode, equalTo: code),
+                try await !AccessPolicy.blockedEitherWay(book.ownerID, actor.id, in: transaction)
             else { throw DiaryError.notFound("invite code \(code)") }
-            guard !AccessPolicy.isMember(actor, of: bookID, in: db) else {
+            let bookID = book.id
+            guard try await !AccessPolicy.isMember(actor.id, of: bookID, in: transaction) else {
                 throw DiaryError(.conflict, "you are already a member of this book")
             }
             // Joining order decides turns, so it must be strict even when two members join in the same microsecond.
-            let last = Self.membersInOrder(bookID, in: db).last?.joinedAt ?? now
+            let last = try await Self.membersInOrder(bookID, in: transaction).last?.joinedAt ?? now
             let joinedAt = max(now, last.addingTimeInterval(0.000_001))
-            transaction.put(.membership(MembershipRecord(bookID: bookID, userID: actor, role: .member, joinedAt: joinedAt)))
+            try await transaction.put(
+                .membership(MembershipRecord(bookID: bookID, userID: actor.id, role: .member, joinedAt: joinedAt)))
             book.updatedAt = now
-            transaction.put(.book(book))
-            for member in Self.membersInOrder(bookID, in: transaction.database) where member.userID != actor {
-                self.notify(member.userID, .newMember, actor: actor, bookID: bookID, in: &transaction)
+            try await transaction.put(.book(book))
+            for member in try await Self.membersInOrder(bookID, in: transaction) where member.userID != actor.id {
+                try await self.notify(member.userID, .newMember, actor: actor.id, bookID: bookID, in: transaction)
             }
             return book
         }
@@ -101,50 +108,52 @@ extension DiaryEngine: BookRepository {
 
     public func leave(_ id: DiaryBook.ID) async throws {
         try await write("books.leave", joining: id) { transaction, actor in
-            _ = try Self.memberBook(id, actor: actor, in: transaction.database)
-            self.removeMembership(actor, from: id, in: &transaction)
+            _ = try await Self.memberBook(id, actor: actor, in: transaction)
+            try await self.removeMembership(actor.id, from: id, in: transaction)
         }
     }
 
     public func removeMember(_ userID: User.ID, from id: DiaryBook.ID) async throws {
         try await write("books.removeMember", joining: userID, id) { transaction, actor in
-            let book = try Self.memberBook(id, actor: actor, in: transaction.database)
-            guard book.ownerID == actor else { throw DiaryError.forbidden("only the owner may remove members") }
-            guard userID != actor else {
+            let book = try await Self.memberBook(id, actor: actor, in: transaction)
+            guard book.ownerID == actor.id else { throw DiaryError.forbidden("only the owner may remove members") }
+            guard userID != actor.id else {
                 throw DiaryError.invalid("userID", .notAllowed, "the owner leaves a book instead of removing themself")
             }
-            guard AccessPolicy.isMember(userID, of: id, in: transaction.database) else {
+            guard try await AccessPolicy.isMember(userID, of: id, in: transaction) else {
                 throw DiaryError.notFound("member \(userID)")
             }
-            self.removeMembership(userID, from: id, in: &transaction)
+            try await self.removeMembership(userID, from: id, in: transaction)
         }
     }
 
     public func members(of id: DiaryBook.ID) async throws -> [BookMember] {
         try await read("books.members") { db, viewer in
-            _ = try Self.memberBook(id, actor: viewer, in: db)
-            return Self.membersInOrder(id, in: db).compactMap { record in
-                AccessPolicy.summary(of: record.userID, in: db).map {
-                    BookMember(bookID: id, user: $0, role: record.role, joinedAt: record.joinedAt)
-                }
+            _ = try await Self.memberBook(id, actor: viewer, in: db)
+            var members: [BookMember] = []
+            for record in try await Self.membersInOrder(id, in: db) {
+                guard let user = try await AccessPolicy.summary(of: record.userID, in: db) else { continue }
+                members.append(BookMember(bookID: id, user: user, role: record.role, joinedAt: record.joinedAt))
             }
+            return members
         }
     }
 
     public func nudge(_ id: DiaryBook.ID) async throws {
         try await write("books.nudge", joining: id) { transaction, actor in
-            let book = try Self.memberBook(id, actor: actor, in: transaction.database)
-            guard let turn = book.currentTurn, turn != actor else {
+            let book = try await Self.memberBook(id, actor: actor, in: transaction)
+            guard let turn = book.currentTurn, turn != actor.id else {
                 throw DiaryError(.conflict, "it is your own turn to write")
             }
-            self.notify(turn, .nudge, actor: actor, bookID: id, in: &transaction)
+            try await self.notify(turn, .nudge, actor: actor.id, bookID: id, in: transaction)
         }
     }
 
     // MARK: - Helpers
 
-    static func memberBook(_ id: DiaryBook.ID, actor: User.ID, in db: DiaryDatabase) throws -> DiaryBook {
-        guard let book = db.books[id], AccessPolicy.isMember(actor, of: id, in: db) else {
+    /// A book the actor is a member of: `.notFound` otherwise, so a non-member learns nothing about it.
+    static func memberBook(_ id: DiaryBook.ID, actor: Viewer, in db: any StorageReader) async throws -> DiaryBook {
+        guard let book = try await db.book(id), try await AccessPolicy.isMember(actor.id, of: id, in: db) else {
             throw DiaryError.notFound("book \(id)")
         }
         return book
@@ -168,10 +177,10 @@ extension DiaryEngine: BookRepository {
         return String((0..<8).map { _ in alphabet.randomElement(using: &generator)! })
     }
 
-    private static func unusedCode(_ candidates: [String], in db: DiaryDatabase) throws -> String {
-        guard let code = candidates.first(where: { db.bookIDsByInviteCode[$0] == nil }) else {
-            throw DiaryError(.conflict, "could not find an unused invite code; try again")
+    private static func unusedCode(_ candidates: [String], in db: any StorageReader) async throws -> String {
+        for code in candidates {
+            if try await db.row(StorageSchema.booksByInviteCode, equalTo: code) == nil { return code }
         }
-        return code
+        throw DiaryError(.conflict, "could not find an unused invite code; try again")
     }
 }

@@ -1,46 +1,64 @@
 import Foundation
 
 /// Deletions that take dependent rows with them, shared by the repositories and by withdrawal.
+///
+/// Every dependent row is found through an index declared in ``StorageSchema``, so a deletion costs what it removes,
+/// not the size of the store.
 extension DiaryEngine {
-    package func deleteComment(_ id: Comment.ID, in transaction: inout DiaryTransaction) {
-        for reply in transaction.database.repliesByParent[id] ?? [] { transaction.remove(.comment(reply)) }
-        transaction.remove(.comment(id))
-    }
-
-    package func deleteComments(on target: CommentTarget, in transaction: inout DiaryTransaction) {
-        for id in transaction.database.commentsByTarget[target] ?? [] { transaction.remove(.comment(id)) }
-    }
-
-    package func deletePost(_ id: Post.ID, in transaction: inout DiaryTransaction) {
-        guard let post = transaction.database.posts[id] else { return }
-        deleteComments(on: .post(id), in: &transaction)
-        for liker in transaction.database.likersByPost[id] ?? [] { transaction.remove(.like(liker, id)) }
-        transaction.remove(.post(id))
-        Self.removeUnreferencedAttachments(post.images.map(\.id), in: &transaction)
-    }
-
-    package func deleteDiary(_ id: Diary.ID, in transaction: inout DiaryTransaction) {
-        guard let diary = transaction.database.diaries[id] else { return }
-        deleteComments(on: .diary(id), in: &transaction)
-        transaction.remove(.diary(id))
-        Self.removeUnreferencedAttachments(diary.images.map(\.id), in: &transaction)
-    }
-
-    package func deleteBook(_ id: DiaryBook.ID, in transaction: inout DiaryTransaction) {
-        for diaryID in transaction.database.diariesByBook[id] ?? [] { deleteDiary(diaryID, in: &transaction) }
-        for member in transaction.database.memberships[id]?.keys.map({ $0 }) ?? [] {
-            transaction.remove(.membership(id, member))
+    /// Deletes a comment and its replies.
+    package func deleteComment(_ id: Comment.ID, in transaction: any StorageTransaction) async throws {
+        for reply in try await transaction.rows(StorageSchema.commentsByParent, equalTo: id) {
+            try await transaction.remove(.comment(reply.id))
         }
-        transaction.remove(.book(id))
+        try await transaction.remove(.comment(id))
+    }
+
+    /// Deletes every comment on an entry or a post, replies included (they share their parent's target).
+    package func deleteComments(on target: CommentTarget, in transaction: any StorageTransaction) async throws {
+        for comment in try await transaction.rows(StorageSchema.commentsByTarget, equalTo: target) {
+            try await transaction.remove(.comment(comment.id))
+        }
+    }
+
+    /// Deletes a post with its comments and likes, and the images nothing else of its author's shows.
+    package func deletePost(_ id: Post.ID, in transaction: any StorageTransaction) async throws {
+        guard let post = try await transaction.post(id) else { return }
+        try await deleteComments(on: .post(id), in: transaction)
+        for like in try await transaction.rows(StorageSchema.likesByPost, equalTo: id) {
+            try await transaction.remove(.like(like.userID, id))
+        }
+        try await transaction.remove(.post(id))
+        try await Self.removeUnreferencedAttachments(post.images.map(\.id), in: transaction)
+    }
+
+    /// Deletes an entry with its comments, and the images nothing else of its author's shows.
+    package func deleteDiary(_ id: Diary.ID, in transaction: any StorageTransaction) async throws {
+        guard let diary = try await transaction.diary(id) else { return }
+        try await deleteComments(on: .diary(id), in: transaction)
+        try await transaction.remove(.diary(id))
+        try await Self.removeUnreferencedAttachments(diary.images.map(\.id), in: transaction)
+    }
+
+    /// Deletes a book with its entries and memberships.
+    package func deleteBook(_ id: DiaryBook.ID, in transaction: any StorageTransaction) async throws {
+        for diary in try await transaction.rows(StorageSchema.diariesByBook, equalTo: id) {
+            try await deleteDiary(diary.id, in: transaction)
+        }
+        for membership in try await transaction.rows(StorageSchema.membershipsByBook, equalTo: id) {
+            try await transaction.remove(.membership(id, membership.userID))
+        }
+        try await transaction.remove(.book(id))
     }
 
     /// Removes a member from a book, handing over ownership and the turn as needed; deletes an emptied book.
-    package func removeMembership(_ userID: User.ID, from bookID: DiaryBook.ID, in transaction: inout DiaryTransaction) {
-        guard var book = transaction.database.books[bookID] else { return }
-        let ordered = Self.membersInOrder(bookID, in: transaction.database)
+    package func removeMembership(
+        _ userID: User.ID, from bookID: DiaryBook.ID, in transaction: any StorageTransaction
+    ) async throws {
+        guard var book = try await transaction.book(bookID) else { return }
+        let ordered = try await Self.membersInOrder(bookID, in: transaction)
         let remaining = ordered.filter { $0.userID != userID }
         guard !remaining.isEmpty else {
-            deleteBook(bookID, in: &transaction)
+            try await deleteBook(bookID, in: transaction)
             return
         }
         if book.currentTurn == userID {
@@ -48,21 +66,25 @@ extension DiaryEngine {
             // so the notification has no actor (and survives the leaver's account being deleted).
             book.currentTurn = Self.member(after: userID, in: ordered)
             if let next = book.currentTurn {
-                notify(next, .yourTurn, actor: nil, bookID: bookID, in: &transaction)
+                try await notify(next, .yourTurn, actor: nil, bookID: bookID, in: transaction)
             }
         }
         if book.ownerID == userID, var heir = remaining.first {
             heir.role = .owner
-            transaction.put(.membership(heir))
+            try await transaction.put(.membership(heir))
             book.ownerID = heir.userID
         }
         book.updatedAt = now
-        transaction.remove(.membership(bookID, userID))
-        transaction.put(.book(book))
+        try await transaction.remove(.membership(bookID, userID))
+        try await transaction.put(.book(book))
     }
 
-    package static func membersInOrder(_ bookID: DiaryBook.ID, in db: DiaryDatabase) -> [MembershipRecord] {
-        (db.memberships[bookID] ?? [:]).values.sorted { ($0.joinedAt, $0.userID) < ($1.joinedAt, $1.userID) }
+    /// A book's memberships in joining order (ties broken by user id).
+    package static func membersInOrder(
+        _ bookID: DiaryBook.ID, in db: any StorageReader
+    ) async throws -> [MembershipRecord] {
+        try await db.rows(StorageSchema.membershipsByBook, equalTo: bookID)
+            .sorted { ($0.joinedAt, $0.userID) < ($1.joinedAt, $1.userID) }
     }
 
     /// The member after `userID` in joining order, wrapping round; `nil` when `userID` is the only one.
@@ -73,36 +95,63 @@ extension DiaryEngine {
     }
 
     /// Deletes an account and everything it wrote.
-    package func deleteAccount(_ userID: User.ID, in transaction: inout DiaryTransaction) {
-        let db = transaction.database
-        for bookID in db.bookIDsByMember[userID] ?? [] { removeMembership(userID, from: bookID, in: &transaction) }
-        for id in transaction.database.diariesByAuthor[userID] ?? [] { deleteDiary(id, in: &transaction) }
-        for id in transaction.database.postsByAuthor[userID] ?? [] { deletePost(id, in: &transaction) }
-        for id in transaction.database.commentsByAuthor[userID] ?? [] { deleteComment(id, in: &transaction) }
-        for postID in transaction.database.likes[userID]?.keys.map({ $0 }) ?? [] {
-            transaction.remove(.like(userID, postID))
+    package func deleteAccount(_ userID: User.ID, in transaction: any StorageTransaction) async throws {
+        for membership in try await transaction.rows(StorageSchema.membershipsByUser, equalTo: userID) {
+            try await removeMembership(userID, from: membership.bookID, in: transaction)
         }
-        for other in transaction.database.follows[userID]?.keys.map({ $0 }) ?? [] { transaction.remove(.follow(userID, other)) }
-        for other in transaction.database.followers[userID]?.keys.map({ $0 }) ?? [] { transaction.remove(.follow(other, userID)) }
-        for other in transaction.database.blocks[userID]?.keys.map({ $0 }) ?? [] { transaction.remove(.block(userID, other)) }
-        for other in transaction.database.blockers[userID] ?? [] { transaction.remove(.block(other, userID)) }
-        for other in transaction.database.anonymousBlocks[userID]?.keys.map({ $0 }) ?? [] {
-            transaction.remove(.anonymousBlock(userID, other))
+        for diary in try await transaction.rows(StorageSchema.diariesByAuthor, equalTo: userID) {
+            try await deleteDiary(diary.id, in: transaction)
         }
-        for other in transaction.database.anonymousBlockers[userID] ?? [] { transaction.remove(.anonymousBlock(other, userID)) }
-        for id in transaction.database.notificationsByRecipient[userID] ?? [] { transaction.remove(.notification(id)) }
-        for notification in transaction.database.notifications.values
-        where notification.actorID == userID || notification.anonymousActorID == userID {
-            transaction.remove(.notification(notification.id))
+        for post in try await transaction.rows(StorageSchema.postsByAuthor, equalTo: userID) {
+            try await deletePost(post.id, in: transaction)
         }
-        for report in transaction.database.reports.values where report.reporterID == userID {
-            transaction.remove(.report(report.id))
+        for comment in try await transaction.rows(StorageSchema.commentsByAuthor, equalTo: userID) {
+            try await deleteComment(comment.id, in: transaction)
         }
-        for id in transaction.database.blogsByOwner[userID] ?? [] { transaction.remove(.blog(id)) }
-        for token in transaction.database.devices[userID]?.keys.map({ $0 }) ?? [] { transaction.remove(.device(userID, token)) }
-        for hash in transaction.database.sessionsByUser[userID] ?? [] { transaction.remove(.session(hash)) }
-        for id in transaction.database.attachmentsByOwner[userID] ?? [] { transaction.remove(.attachment(id)) }
-        transaction.remove(.credential(userID))
-        transaction.remove(.user(userID))
+        for like in try await transaction.rows(StorageSchema.likesByUser, equalTo: userID) {
+            try await transaction.remove(.like(userID, like.postID))
+        }
+        for edge in try await transaction.rows(StorageSchema.followsByFollower, equalTo: userID) {
+            try await transaction.remove(.follow(userID, edge.to))
+        }
+        for edge in try await transaction.rows(StorageSchema.followsByFollowed, equalTo: userID) {
+            try await transaction.remove(.follow(edge.from, userID))
+        }
+        for edge in try await transaction.rows(StorageSchema.blocksByBlocker, equalTo: userID) {
+            try await transaction.remove(.block(userID, edge.to))
+        }
+        for edge in try await transaction.rows(StorageSchema.blocksByBlocked, equalTo: userID) {
+            try await transaction.remove(.block(edge.from, userID))
+        }
+        for edge in try await transaction.rows(StorageSchema.anonymousBlocksByBlocker, equalTo: userID) {
+            try await transaction.remove(.anonymousBlock(userID, edge.to))
+        }
+        for edge in try await transaction.rows(StorageSchema.anonymousBlocksByBlocked, equalTo: userID) {
+            try await transaction.remove(.anonymousBlock(edge.from, userID))
+        }
+        for notification in try await transaction.rows(StorageSchema.notificationsByRecipient, equalTo: userID) {
+            try await transaction.remove(.notification(notification.id))
+        }
+        // Named or anonymous: the index lists a notification under whichever actor it keeps.
+        for notification in try await transaction.rows(StorageSchema.notificationsByActor, equalTo: userID) {
+            try await transaction.remove(.notification(notification.id))
+        }
+        for report in try await transaction.rows(StorageSchema.reportsByReporter, equalTo: userID) {
+            try await transaction.remove(.report(report.id))
+        }
+        for blog in try await transaction.rows(StorageSchema.blogsByOwner, equalTo: userID) {
+            try await transaction.remove(.blog(blog.id))
+        }
+        for device in try await transaction.rows(StorageSchema.devicesByUser, equalTo: userID) {
+            try await transaction.remove(.device(userID, device.device.token))
+        }
+        for session in try await transaction.rows(StorageSchema.sessionsByUser, equalTo: userID) {
+            try await transaction.remove(.session(session.tokenHash))
+        }
+        for attachment in try await transaction.rows(StorageSchema.attachmentsByOwner, equalTo: userID) {
+            try await transaction.remove(.attachment(attachment.id))
+        }
+        try await transaction.remove(.credential(userID))
+        try await transaction.remove(.user(userID))
     }
 }

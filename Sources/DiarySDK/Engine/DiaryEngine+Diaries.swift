@@ -10,18 +10,23 @@ extension DiaryEngine: DiaryRepository {
         let now = self.now
         let id: Diary.ID = newID()
         return try await write("diaries.write", joining: draft) { transaction, actor in
-            try Self.checkImages(draft.images, owner: actor, in: transaction.database)
+            try await Self.checkImages(draft.images, owner: actor.id, in: transaction)
             if let bookID = draft.bookID {
-                guard AccessPolicy.isMember(actor, of: bookID, in: transaction.database) else {
+                guard try await AccessPolicy.isMember(actor.id, of: bookID, in: transaction) else {
                     throw DiaryError.notFound("book \(bookID)")
                 }
             }
-            let day = draft.day ?? LocalDate(now, in: self.timeZone(of: actor, in: transaction.database))
+            let day: LocalDate
+            if let chosen = draft.day {
+                day = chosen
+            } else {
+                day = LocalDate(now, in: try await self.timeZone(of: actor.id, in: transaction))
+            }
             let diary = Diary(
-                id: id, authorID: actor, bookID: draft.bookID, day: day, title: title, body: body, mood: mood, tags: tags,
-                images: draft.images, visibility: draft.visibility, createdAt: now, updatedAt: now)
-            transaction.put(.diary(diary))
-            if let bookID = draft.bookID { self.advanceBook(bookID, after: diary, in: &transaction) }
+                id: id, authorID: actor.id, bookID: draft.bookID, day: day, title: title, body: body, mood: mood,
+                tags: tags, images: draft.images, visibility: draft.visibility, createdAt: now, updatedAt: now)
+            try await transaction.put(.diary(diary))
+            if let bookID = draft.bookID { try await self.advanceBook(bookID, after: diary, in: transaction) }
             return diary
         }
     }
@@ -35,8 +40,8 @@ extension DiaryEngine: DiaryRepository {
         let mood = try edit.mood.map(Validation.mood)
         let now = self.now
         return try await write("diaries.edit", joining: id, edit) { transaction, actor in
-            var diary = try Self.ownDiary(id, actor: actor, in: transaction.database)
-            if let images = edit.images { try Self.checkImages(images, owner: actor, in: transaction.database) }
+            var diary = try await Self.ownDiary(id, actor: actor, in: transaction)
+            if let images = edit.images { try await Self.checkImages(images, owner: actor.id, in: transaction) }
             let visibility = edit.visibility ?? diary.visibility
             try Self.checkVisibility(visibility, bookID: diary.bookID)
             let oldImages = diary.images.map(\.id)
@@ -48,8 +53,8 @@ extension DiaryEngine: DiaryRepository {
             if let images = edit.images { diary.images = images }
             diary.visibility = visibility
             diary.updatedAt = now
-            transaction.put(.diary(diary))
-            Self.removeUnreferencedAttachments(oldImages, in: &transaction)
+            try await transaction.put(.diary(diary))
+            try await Self.removeUnreferencedAttachments(oldImages, in: transaction)
             return diary
         }
     }
@@ -57,12 +62,12 @@ extension DiaryEngine: DiaryRepository {
     public func delete(_ id: Diary.ID) async throws {
         let now = self.now
         try await write("diaries.delete", joining: id) { transaction, actor in
-            var diary = try Self.ownDiary(id, actor: actor, in: transaction.database)
+            var diary = try await Self.ownDiary(id, actor: actor, in: transaction)
             guard let bookID = diary.bookID else {
-                self.deleteDiary(id, in: &transaction)
+                try await self.deleteDiary(id, in: transaction)
                 return
             }
-            self.deleteComments(on: .diary(id), in: &transaction)
+            try await self.deleteComments(on: .diary(id), in: transaction)
             let images = diary.images.map(\.id)
             diary.title = ""
             diary.body = ""
@@ -71,11 +76,11 @@ extension DiaryEngine: DiaryRepository {
             diary.images = []
             diary.deletedAt = now
             diary.updatedAt = now
-            transaction.put(.diary(diary))
-            Self.removeUnreferencedAttachments(images, in: &transaction)
-            if var book = transaction.database.books[bookID] {
+            try await transaction.put(.diary(diary))
+            try await Self.removeUnreferencedAttachments(images, in: transaction)
+            if var book = try await transaction.book(bookID) {
                 book.updatedAt = now
-                transaction.put(.book(book))
+                try await transaction.put(.book(book))
             }
         }
     }
@@ -89,64 +94,65 @@ extension DiaryEngine: DiaryRepository {
     }
 
     public func entry(_ id: Diary.ID) async throws -> Diary {
-        try await read("diaries.entry") { db, viewer in
-            guard let diary = db.diaries[id], AccessPolicy.canSee(diary, viewer: viewer, in: db) else {
-                throw DiaryError.notFound("entry \(id)")
-            }
-            return diary
-        }
+        try await read("diaries.entry") { db, viewer in try await Self.visibleDiary(id, viewer: viewer, in: db) }
     }
 
     public func entries(_ query: DiaryQuery, page: PageRequest) async throws -> Page<Diary> {
         try await read("diaries.entries") { db, viewer in
             let tag = query.tag?.lowercased()
-            let isMatch = { (diary: Diary) -> Bool in
-                guard AccessPolicy.canSee(diary, viewer: viewer, in: db) else { return false }
-                if diary.isHidden && !query.includeHidden { return false }
-                if query.favouritesOnly && !diary.isFavourite { return false }
-                if let month = query.month, diary.day.yearMonth != month { return false }
-                if let day = query.day, diary.day != day { return false }
-                if let tag, !diary.tags.contains(where: { $0.lowercased() == tag }) { return false }
-                return true
-            }
-            let candidates: Set<Diary.ID>
+            let candidates: [Diary]
             if let bookID = query.bookID {
-                guard AccessPolicy.isMember(viewer, of: bookID, in: db) else { throw DiaryError.notFound("book \(bookID)") }
-                candidates = db.diariesByBook[bookID] ?? []
+                guard try await AccessPolicy.isMember(viewer.id, of: bookID, in: db) else {
+                    throw DiaryError.notFound("book \(bookID)")
+                }
+                candidates = try await db.rows(StorageSchema.diariesByBook, equalTo: bookID)
             } else {
-                let author = query.authorID ?? viewer
-                guard AccessPolicy.canSee(user: author, viewer: viewer, in: db) else {
+                let author = query.authorID ?? viewer.id
+                guard try await AccessPolicy.canSee(user: author, viewer: viewer, in: db) else {
                     throw DiaryError.notFound("user \(author)")
                 }
                 if let month = query.month ?? query.day?.yearMonth {
-                    candidates = db.diariesByAuthorMonth[.init(authorID: author, month: month)] ?? []
+                    candidates = try await db.rows(
+                        StorageSchema.diariesByAuthorMonth, equalTo: AuthorMonth(authorID: author, month: month))
                 } else {
                     // Walk the author's ordered listing (or its tag's) and stop once the page is full.
-                    let keys: SortedKeyIndex?
-                    if let tag {
-                        keys = db.diaryOrderByAuthorTag[.init(authorID: author, tag: tag)]
-                    } else {
-                        keys = db.diaryOrderByAuthor[author]
-                    }
-                    return try Paginator.page(keys: keys ?? SortedKeyIndex(), descending: true, request: page) { key in
-                        db.diaries[Diary.ID(key.id)].flatMap { isMatch($0) ? $0 : nil }
-                    }
+                    return try await Paginator.page(
+                        page, key: StorageSchema.diaryListingKey,
+                        fetch: { position, limit in
+                            if let tag {
+                                return try await db.page(
+                                    StorageSchema.entriesOfAuthorTag, AuthorTag(authorID: author, tag: tag),
+                                    descending: true, from: position, limit: limit, where: .none)
+                            }
+                            return try await db.page(
+                                StorageSchema.entriesOfAuthor, author, descending: true, from: position, limit: limit,
+                                where: .none)
+                        },
+                        resolve: { diary -> Diary? in
+                            try await Self.matches(diary, query, tag: tag, viewer: viewer, in: db) ? diary : nil
+                        })
                 }
             }
-            let matches = candidates.compactMap { db.diaries[$0] }.filter(isMatch)
-            return try Paginator.page(ordered: matches, key: DiaryDatabase.listingKey, descending: true, request: page)
+            var matches: [Diary] = []
+            for diary in candidates {
+                if try await Self.matches(diary, query, tag: tag, viewer: viewer, in: db) { matches.append(diary) }
+            }
+            return try Paginator.page(
+                ordered: matches, key: StorageSchema.diaryListingKey, descending: true, request: page)
         }
     }
 
     public func calendar(_ month: YearMonth, of userID: User.ID?) async throws -> MonthCalendar {
         try await read("diaries.calendar") { db, viewer in
-            let owner = userID ?? viewer
-            guard AccessPolicy.canSee(user: owner, viewer: viewer, in: db) else { throw DiaryError.notFound("user \(owner)") }
-            let key = DiaryDatabase.AuthorMonth(authorID: owner, month: month)
+            let owner = userID ?? viewer.id
+            guard try await AccessPolicy.canSee(user: owner, viewer: viewer, in: db) else {
+                throw DiaryError.notFound("user \(owner)")
+            }
+            let key = AuthorMonth(authorID: owner, month: month)
             var days: [LocalDate: MonthCalendar.Day] = [:]
             var moodTimes: [LocalDate: Date] = [:]
-            for id in db.diariesByAuthorMonth[key] ?? [] {
-                guard let diary = db.diaries[id], Self.countsForCalendar(diary, viewer: viewer, in: db) else { continue }
+            for diary in try await db.rows(StorageSchema.diariesByAuthorMonth, equalTo: key) {
+                guard try await Self.countsForCalendar(diary, viewer: viewer, in: db) else { continue }
                 var day = days[diary.day] ?? .init(date: diary.day, mood: nil, entryCount: 0, postCount: 0)
                 day.entryCount += 1
                 if let mood = diary.mood, moodTimes[diary.day].map({ diary.createdAt > $0 }) ?? true {
@@ -155,8 +161,8 @@ extension DiaryEngine: DiaryRepository {
                 }
                 days[diary.day] = day
             }
-            for id in db.postsByAuthorMonth[key] ?? [] {
-                guard let post = db.posts[id], Self.countsForCalendar(post, viewer: viewer, in: db) else { continue }
+            for post in try await db.rows(StorageSchema.postsByAuthorMonth, equalTo: key) {
+                guard Self.countsForCalendar(post, viewer: viewer) else { continue }
                 var day = days[post.day] ?? .init(date: post.day, mood: nil, entryCount: 0, postCount: 0)
                 day.postCount += 1
                 days[post.day] = day
@@ -168,28 +174,47 @@ extension DiaryEngine: DiaryRepository {
     public func streak(of userID: User.ID?) async throws -> Streak {
         let now = self.now
         return try await read("diaries.streak") { db, viewer in
-            let owner = userID ?? viewer
-            guard AccessPolicy.canSee(user: owner, viewer: viewer, in: db) else { throw DiaryError.notFound("user \(owner)") }
+            let owner = userID ?? viewer.id
+            guard try await AccessPolicy.canSee(user: owner, viewer: viewer, in: db) else {
+                throw DiaryError.notFound("user \(owner)")
+            }
             var days: [LocalDate] = []
-            for id in db.diariesByAuthor[owner] ?? [] {
-                if let diary = db.diaries[id], Self.countsForCalendar(diary, viewer: viewer, in: db) { days.append(diary.day) }
+            for diary in try await db.rows(StorageSchema.diariesByAuthor, equalTo: owner) {
+                if try await Self.countsForCalendar(diary, viewer: viewer, in: db) { days.append(diary.day) }
             }
-            for id in db.postsByAuthor[owner] ?? [] {
-                if let post = db.posts[id], Self.countsForCalendar(post, viewer: viewer, in: db) { days.append(post.day) }
+            for post in try await db.rows(StorageSchema.postsByAuthor, equalTo: owner) {
+                if Self.countsForCalendar(post, viewer: viewer) { days.append(post.day) }
             }
-            let today = LocalDate(now, in: self.timeZone(of: owner, in: db))
+            let today = LocalDate(now, in: try await self.timeZone(of: owner, in: db))
             return StreakCalculator.streak(days: days, today: today)
         }
     }
 
     // MARK: - Helpers
 
-    static func countsForCalendar(_ diary: Diary, viewer: User.ID, in db: DiaryDatabase) -> Bool {
-        !diary.isHidden && diary.deletedAt == nil && AccessPolicy.canSee(diary, viewer: viewer, in: db)
+    /// Whether an entry counts on a calendar or streak `viewer` sees: not hidden, not deleted, and visible to them.
+    static func countsForCalendar(_ diary: Diary, viewer: Viewer, in db: any StorageReader) async throws -> Bool {
+        guard !diary.isHidden && diary.deletedAt == nil else { return false }
+        return try await AccessPolicy.canSee(diary, viewer: viewer, in: db)
     }
 
-    static func countsForCalendar(_ post: PostRecord, viewer: User.ID, in db: DiaryDatabase) -> Bool {
-        post.authorID == viewer || (!post.isAnonymous && AccessPolicy.canSee(post, viewer: viewer, in: db))
+    /// Whether a post counts on a calendar or streak `viewer` sees: their own, or someone's named post they may see
+    /// (an anonymous one on its author's calendar would name them).
+    static func countsForCalendar(_ post: PostRecord, viewer: Viewer) -> Bool {
+        post.authorID == viewer.id || (!post.isAnonymous && AccessPolicy.canSee(post, viewer: viewer))
+    }
+
+    /// Whether an entry passes a query's filters and `viewer` may see it.
+    private static func matches(
+        _ diary: Diary, _ query: DiaryQuery, tag: String?, viewer: Viewer, in db: any StorageReader
+    ) async throws -> Bool {
+        guard try await AccessPolicy.canSee(diary, viewer: viewer, in: db) else { return false }
+        if diary.isHidden && !query.includeHidden { return false }
+        if query.favouritesOnly && !diary.isFavourite { return false }
+        if let month = query.month, diary.day.yearMonth != month { return false }
+        if let day = query.day, diary.day != day { return false }
+        if let tag, !diary.tags.contains(where: { $0.lowercased() == tag }) { return false }
+        return true
     }
 
     static func checkVisibility(_ visibility: Diary.Visibility, bookID: DiaryBook.ID?) throws {
@@ -202,11 +227,22 @@ extension DiaryEngine: DiaryRepository {
     }
 
     /// An entry the actor wrote: `.notFound` when they cannot see it, `.forbidden` when someone else wrote it.
-    static func ownDiary(_ id: Diary.ID, actor: User.ID, in db: DiaryDatabase) throws -> Diary {
-        guard let diary = db.diaries[id], diary.deletedAt == nil, AccessPolicy.canSee(diary, viewer: actor, in: db) else {
+    static func ownDiary(_ id: Diary.ID, actor: Viewer, in db: any StorageReader) async throws -> Diary {
+        guard let diary = try await db.diary(id), diary.deletedAt == nil,
+            try await AccessPolicy.canSee(diary, viewer: actor, in: db)
+        else {
             throw DiaryError.notFound("entry \(id)")
         }
-        guard diary.authorID == actor else { throw DiaryError.forbidden("only the author may change entry \(id)") }
+        guard diary.authorID == actor.id else { throw DiaryError.forbidden("only the author may change entry \(id)") }
+        return diary
+    }
+
+    /// An entry `viewer` may see (a deleted entry's trace included, for members who chose to see them):
+    /// `.notFound` otherwise.
+    static func visibleDiary(_ id: Diary.ID, viewer: Viewer, in db: any StorageReader) async throws -> Diary {
+        guard let diary = try await db.diary(id), try await AccessPolicy.canSee(diary, viewer: viewer, in: db) else {
+            throw DiaryError.notFound("entry \(id)")
+        }
         return diary
     }
 
@@ -214,27 +250,31 @@ extension DiaryEngine: DiaryRepository {
         _ id: Diary.ID, operation: String, value: Bool, _ change: @escaping @Sendable (inout Diary) -> Void
     ) async throws -> Diary {
         try await write(operation, joining: id, value) { transaction, actor in
-            var diary = try Self.ownDiary(id, actor: actor, in: transaction.database)
+            var diary = try await Self.ownDiary(id, actor: actor, in: transaction)
             change(&diary)
-            transaction.put(.diary(diary))
+            try await transaction.put(.diary(diary))
             return diary
         }
     }
 
     /// After an entry is written into a book: bump the book, pass the turn on, notify the members.
-    private func advanceBook(_ bookID: DiaryBook.ID, after diary: Diary, in transaction: inout DiaryTransaction) {
-        guard var book = transaction.database.books[bookID] else { return }
-        let ordered = Self.membersInOrder(bookID, in: transaction.database)
+    private func advanceBook(
+        _ bookID: DiaryBook.ID, after diary: Diary, in transaction: any StorageTransaction
+    ) async throws {
+        guard var book = try await transaction.book(bookID) else { return }
+        let ordered = try await Self.membersInOrder(bookID, in: transaction)
         book.updatedAt = diary.createdAt
         if book.currentTurn == diary.authorID || book.currentTurn == nil {
             book.currentTurn = Self.member(after: diary.authorID, in: ordered)
             if let next = book.currentTurn, next != diary.authorID {
-                notify(next, .yourTurn, actor: diary.authorID, bookID: bookID, in: &transaction)
+                try await notify(next, .yourTurn, actor: diary.authorID, bookID: bookID, in: transaction)
             }
         }
-        transaction.put(.book(book))
+        try await transaction.put(.book(book))
         for member in ordered where member.userID != diary.authorID {
-            notify(member.userID, .newEntryInBook, actor: diary.authorID, bookID: bookID, diaryID: diary.id, in: &transaction)
+            try await notify(
+                member.userID, .newEntryInBook, actor: diary.authorID, bookID: bookID, diaryID: diary.id,
+                in: transaction)
         }
     }
 }

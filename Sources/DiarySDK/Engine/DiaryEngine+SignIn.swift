@@ -39,7 +39,8 @@ extension DiaryEngine {
         let normalized = email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         let wrong = DiaryError(.unauthenticated, "the email or password is incorrect")
         let found = try await store.read("accounts.signIn") { db -> (User, CredentialRecord)? in
-            guard let id = db.userIDsByEmail[normalized], let user = db.users[id], let credential = db.credentials[id]
+            guard let credential = try await db.row(StorageSchema.credentialsByEmail, equalTo: normalized),
+                let user = try await db.user(credential.userID)
             else { return nil }
             return (user, credential)
         }
@@ -68,20 +69,28 @@ extension DiaryEngine {
         // Only an email the provider verified is trusted: to link accounts, and as the new account's email.
         let email = identity.isEmailVerified ? identity.email.flatMap { try? Validation.email($0) } : nil
         return try await store.write("accounts.signIn") { transaction in
-            let db = transaction.database
-            if let id = db.userIDsByExternalIdentity[key], let user = db.users[id] { return user }
-            if let email, let id = db.userIDsByEmail[email], var credential = db.credentials[id], let user = db.users[id] {
+            if let linked = try await transaction.row(StorageSchema.credentialsByExternalIdentity, equalTo: key),
+                let user = try await transaction.user(linked.userID)
+            {
+                return user
+            }
+            if let email, var credential = try await transaction.row(StorageSchema.credentialsByEmail, equalTo: email),
+                let user = try await transaction.user(credential.userID)
+            {
                 credential.externalIdentities.append(key)
-                transaction.put(.credential(credential))
+                try await transaction.put(.credential(credential))
                 return user
             }
             var nickname = "user_" + String(newUserID.description.prefix(8))
-            while db.userIDsByNickname[Validation.nicknameKey(nickname)] != nil { nickname += "_" }
+            let byNickname = StorageSchema.usersByNickname
+            while try await transaction.row(byNickname, equalTo: Validation.nicknameKey(nickname)) != nil {
+                nickname += "_"
+            }
             let user = User(
                 id: newUserID, nickname: nickname, email: email, createdAt: now,
                 settings: UserSettings(timeZoneIdentifier: zone))
-            transaction.put(.user(user))
-            transaction.put(
+            try await transaction.put(.user(user))
+            try await transaction.put(
                 .credential(
                     CredentialRecord(
                         userID: user.id, email: email ?? "\(key)@external.invalid", salt: "", iterations: 0,
