@@ -8,16 +8,16 @@ extension DiaryEngine: BlogRepository {
         let now = self.now
         let id: Blog.ID = newID()
         return try await write("blogs.register", joining: draft) { transaction, actor in
-            let mine = (transaction.database.blogsByOwner[actor] ?? []).compactMap { transaction.database.blogs[$0] }
+            let mine = try await transaction.rows(StorageSchema.blogsByOwner, equalTo: actor.id)
             guard !mine.contains(where: { $0.feedURL == draft.feedURL }) else {
                 throw DiaryError(.conflict, "the feed \(draft.feedURL.absoluteString) is already registered", field: "feedURL")
             }
             let primary = draft.isPrimary || mine.isEmpty
-            if primary { Self.clearPrimary(mine, in: &transaction) }
+            if primary { try await Self.clearPrimary(mine, in: transaction) }
             let blog = Blog(
-                id: id, ownerID: actor, title: title, siteURL: draft.siteURL, feedURL: draft.feedURL, isPrimary: primary,
-                createdAt: now)
-            transaction.put(.blog(blog))
+                id: id, ownerID: actor.id, title: title, siteURL: draft.siteURL, feedURL: draft.feedURL,
+                isPrimary: primary, createdAt: now)
+            try await transaction.put(.blog(blog))
             return blog
         }
     }
@@ -27,67 +27,72 @@ extension DiaryEngine: BlogRepository {
         if let url = edit.siteURL { try Validation.webURL(url, field: "siteURL") }
         if let url = edit.feedURL { try Validation.webURL(url, field: "feedURL") }
         return try await write("blogs.updateBlog", joining: id, edit) { transaction, actor in
-            var blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
+            var blog = try await Self.ownBlog(id, actor: actor, in: transaction)
             if let title { blog.title = title }
             if let url = edit.siteURL { blog.siteURL = url }
             if let url = edit.feedURL, url != blog.feedURL {
                 blog.feedURL = url
                 blog.sync = BlogSyncState()
             }
-            transaction.put(.blog(blog))
+            try await transaction.put(.blog(blog))
             return blog
         }
     }
 
     public func deleteBlog(_ id: Blog.ID) async throws {
         try await write("blogs.deleteBlog", joining: id) { transaction, actor in
-            let blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
-            transaction.remove(.blog(id))
+            let blog = try await Self.ownBlog(id, actor: actor, in: transaction)
+            try await transaction.remove(.blog(id))
             if blog.isPrimary,
-                let next = (transaction.database.blogsByOwner[actor] ?? []).compactMap({ transaction.database.blogs[$0] })
+                let next = try await transaction.rows(StorageSchema.blogsByOwner, equalTo: actor.id)
                     .min(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) })
             {
                 var promoted = next
                 promoted.isPrimary = true
-                transaction.put(.blog(promoted))
+                try await transaction.put(.blog(promoted))
             }
         }
     }
 
     public func setPrimary(_ id: Blog.ID) async throws -> Blog {
         try await write("blogs.setPrimary", joining: id) { transaction, actor in
-            var blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
-            let mine = (transaction.database.blogsByOwner[actor] ?? []).compactMap { transaction.database.blogs[$0] }
-            Self.clearPrimary(mine, in: &transaction)
+            var blog = try await Self.ownBlog(id, actor: actor, in: transaction)
+            let mine = try await transaction.rows(StorageSchema.blogsByOwner, equalTo: actor.id)
+            try await Self.clearPrimary(mine, in: transaction)
             blog.isPrimary = true
-            transaction.put(.blog(blog))
+            try await transaction.put(.blog(blog))
             return blog
         }
     }
 
     public func blogs(of userID: User.ID?) async throws -> [Blog] {
         try await read("blogs.blogs") { db, viewer in
-            let owner = userID ?? viewer
-            guard AccessPolicy.canSee(user: owner, viewer: viewer, in: db) else { throw DiaryError.notFound("user \(owner)") }
-            return (db.blogsByOwner[owner] ?? []).compactMap { db.blogs[$0] }.map { owner == viewer ? $0 : Self.publicView($0) }
+            let owner = userID ?? viewer.id
+            guard try await AccessPolicy.canSee(user: owner, viewer: viewer, in: db) else {
+                throw DiaryError.notFound("user \(owner)")
+            }
+            return try await db.rows(StorageSchema.blogsByOwner, equalTo: owner)
+                .map { owner == viewer.id ? $0 : Self.publicView($0) }
                 .sorted { ($0.isPrimary ? 0 : 1, $0.createdAt, $0.id) < ($1.isPrimary ? 0 : 1, $1.createdAt, $1.id) }
         }
     }
 
     public func blog(_ id: Blog.ID) async throws -> Blog {
         try await read("blogs.blog") { db, viewer in
-            guard let blog = db.blogs[id], AccessPolicy.canSee(user: blog.ownerID, viewer: viewer, in: db) else {
+            guard let blog = try await db.blog(id),
+                try await AccessPolicy.canSee(user: blog.ownerID, viewer: viewer, in: db)
+            else {
                 throw DiaryError.notFound("blog \(id)")
             }
-            return blog.ownerID == viewer ? blog : Self.publicView(blog)
+            return blog.ownerID == viewer.id ? blog : Self.publicView(blog)
         }
     }
 
     public func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog {
         try await write("blogs.recordSync", joining: id, state) { transaction, actor in
-            var blog = try Self.ownBlog(id, actor: actor, in: transaction.database)
+            var blog = try await Self.ownBlog(id, actor: actor, in: transaction)
             blog.sync = state
-            transaction.put(.blog(blog))
+            try await transaction.put(.blog(blog))
             return blog
         }
     }
@@ -105,14 +110,17 @@ extension DiaryEngine: BlogRepository {
         let now = self.now
         let newPostID: Post.ID = newID()
         return try await write("blogs.importItem", joining: item, id) { transaction, actor in
-            _ = try Self.ownBlog(id, actor: actor, in: transaction.database)
-            let db = transaction.database
-            let existingID =
-                item.guid.flatMap { db.postsByImportKey["\(id)|guid|\($0)"] }
-                ?? item.url.flatMap { db.postsByImportKey["\(id)|link|\($0.absoluteString)"] }
+            _ = try await Self.ownBlog(id, actor: actor, in: transaction)
+            var existing: PostRecord?
+            if let guid = item.guid {
+                existing = try await Self.importedPost(StorageSchema.importKey(blog: id, guid: guid), in: transaction)
+            }
+            if existing == nil, let url = item.url {
+                existing = try await Self.importedPost(StorageSchema.importKey(blog: id, link: url), in: transaction)
+            }
             let source = PostSource.blog(BlogImport(blogID: id, guid: item.guid, url: item.url))
-            let day = LocalDate(publishedAt, in: self.timeZone(of: actor, in: db))
-            if let existingID, var post = db.posts[existingID] {
+            let day = LocalDate(publishedAt, in: try await self.timeZone(of: actor.id, in: transaction))
+            if var post = existing {
                 guard post.title != title || post.body != body || post.tags != tags || post.source != source else {
                     return .unchanged
                 }
@@ -121,13 +129,13 @@ extension DiaryEngine: BlogRepository {
                 post.tags = tags
                 post.source = source
                 post.updatedAt = now
-                transaction.put(.post(post))
+                try await transaction.put(.post(post))
                 return .updated
             }
-            transaction.put(
+            try await transaction.put(
                 .post(
                     PostRecord(
-                        id: newPostID, authorID: actor, isAnonymous: false, title: title, body: body, tags: tags,
+                        id: newPostID, authorID: actor.id, isAnonymous: false, title: title, body: body, tags: tags,
                         images: [], source: source, day: day, createdAt: publishedAt, updatedAt: now)))
             return .created
         }
@@ -135,19 +143,28 @@ extension DiaryEngine: BlogRepository {
 
     // MARK: - Helpers
 
-    private static func ownBlog(_ id: Blog.ID, actor: User.ID, in db: DiaryDatabase) throws -> Blog {
-        guard let blog = db.blogs[id], AccessPolicy.canSee(user: blog.ownerID, viewer: actor, in: db) else {
+    private static func ownBlog(_ id: Blog.ID, actor: Viewer, in db: any StorageReader) async throws -> Blog {
+        guard let blog = try await db.blog(id), try await AccessPolicy.canSee(user: blog.ownerID, viewer: actor, in: db)
+        else {
             throw DiaryError.notFound("blog \(id)")
         }
-        guard blog.ownerID == actor else { throw DiaryError.forbidden("only the owner may change blog \(id)") }
+        guard blog.ownerID == actor.id else { throw DiaryError.forbidden("only the owner may change blog \(id)") }
         return blog
     }
 
-    private static func clearPrimary(_ blogs: [Blog], in transaction: inout DiaryTransaction) {
+    private static func clearPrimary(_ blogs: [Blog], in transaction: any StorageTransaction) async throws {
         for var blog in blogs where blog.isPrimary {
             blog.isPrimary = false
-            transaction.put(.blog(blog))
+            try await transaction.put(.blog(blog))
         }
+    }
+
+    /// The post imported under a dedupe key (``StorageSchema/importKey(blog:guid:)``), if any. Imports keep one post
+    /// per key; should two ever share one, the earliest created is the one updated, so the choice is the same on
+    /// every store.
+    private static func importedPost(_ key: String, in db: any StorageReader) async throws -> PostRecord? {
+        try await db.rows(StorageSchema.postsByImportKey, equalTo: key)
+            .min { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
     }
 
     /// Another user's blog: the sync validators are the owner's business.

@@ -18,8 +18,15 @@ extension DiaryEngine: ChangeFeed {
                 let visible: [DiaryChange]?
                 do {
                     visible = try await store.read("changes.filter") { db -> [DiaryChange]? in
-                        guard db.users[viewer] != nil else { return nil }  // the account was deleted
-                        return mutations.compactMap { Self.change(for: $0, viewer: viewer, in: db) }
+                        guard try await db.contains(.user(viewer)) else { return nil }  // the account was deleted
+                        let current = try await Viewer.load(viewer, in: db)
+                        var changes: [DiaryChange] = []
+                        for mutation in mutations {
+                            if let change = try await Self.change(for: mutation, viewer: current, in: db) {
+                                changes.append(change)
+                            }
+                        }
+                        return changes
                     }
                 } catch {
                     continue
@@ -53,50 +60,64 @@ extension DiaryEngine: ChangeFeed {
     }
 
     /// The change a mutation means for `viewer`, or `nil` when it is none of their business.
-    static func change(for mutation: StoreMutation, viewer: User.ID, in db: DiaryDatabase) -> DiaryChange? {
+    static func change(
+        for mutation: StoreMutation, viewer: Viewer, in db: any StorageReader
+    ) async throws -> DiaryChange? {
         guard let record = mutation.after ?? mutation.before else { return nil }
         let kind: DiaryChange.Kind = mutation.before == nil ? .inserted : (mutation.after == nil ? .deleted : .updated)
         switch record {
         case .user(let user):
-            guard user.id == viewer || AccessPolicy.canSee(user: user.id, viewer: viewer, in: db) else { return nil }
+            if user.id != viewer.id, try await !AccessPolicy.canSee(user: user.id, viewer: viewer, in: db) {
+                return nil
+            }
             return DiaryChange(entity: .user, id: user.id.rawValue, kind: kind)
         case .diary(let diary):
-            let visible = diary.authorID == viewer || (mutation.after.map { _ in AccessPolicy.canSee(diary, viewer: viewer, in: db) } ?? false)
-                || (mutation.before.flatMap { if case .diary(let old) = $0 { old } else { nil } }.map {
-                    AccessPolicy.canSee($0, viewer: viewer, in: db)
-                } ?? false)
+            var visible = diary.authorID == viewer.id
+            if !visible, mutation.after != nil {
+                visible = try await AccessPolicy.canSee(diary, viewer: viewer, in: db)
+            }
+            if !visible, case .diary(let old) = mutation.before {
+                visible = try await AccessPolicy.canSee(old, viewer: viewer, in: db)
+            }
             return visible ? DiaryChange(entity: .diary, id: diary.id.rawValue, kind: kind) : nil
         case .book(let book):
-            guard AccessPolicy.isMember(viewer, of: book.id, in: db) || kind == .deleted else { return nil }
-            if kind == .deleted && book.ownerID != viewer && !AccessPolicy.isMember(viewer, of: book.id, in: db) {
+            let isMember = try await AccessPolicy.isMember(viewer.id, of: book.id, in: db)
+            guard isMember || kind == .deleted else { return nil }
+            if kind == .deleted && book.ownerID != viewer.id && !isMember {
                 return nil
             }
             return DiaryChange(entity: .book, id: book.id.rawValue, kind: kind)
         case .membership(let membership):
-            guard membership.userID == viewer || AccessPolicy.isMember(viewer, of: membership.bookID, in: db) else {
+            if membership.userID != viewer.id,
+                try await !AccessPolicy.isMember(viewer.id, of: membership.bookID, in: db)
+            {
                 return nil
             }
             return DiaryChange(entity: .book, id: membership.bookID.rawValue, kind: .updated)
         case .post(let post):
-            guard post.authorID == viewer || AccessPolicy.canSee(post, viewer: viewer, in: db) else { return nil }
+            guard post.authorID == viewer.id || AccessPolicy.canSee(post, viewer: viewer) else { return nil }
             return DiaryChange(entity: .post, id: post.id.rawValue, kind: kind)
         case .like(let like):
-            guard let post = db.posts[like.postID], AccessPolicy.canSee(post, viewer: viewer, in: db) else { return nil }
+            guard let post = try await db.post(like.postID), AccessPolicy.canSee(post, viewer: viewer) else {
+                return nil
+            }
             return DiaryChange(entity: .post, id: like.postID.rawValue, kind: .updated)
         case .comment(let comment):
-            guard comment.authorID == viewer || AccessPolicy.canSee(comment, viewer: viewer, in: db) else { return nil }
+            if comment.authorID != viewer.id, try await !AccessPolicy.canSee(comment, viewer: viewer, in: db) {
+                return nil
+            }
             return DiaryChange(entity: .comment, id: comment.id.rawValue, kind: kind)
         case .follow(let edge), .block(let edge):
-            if edge.from == viewer { return DiaryChange(entity: .relationship, id: edge.to.rawValue, kind: kind) }
-            if edge.to == viewer, case .follow = record {
+            if edge.from == viewer.id { return DiaryChange(entity: .relationship, id: edge.to.rawValue, kind: kind) }
+            if edge.to == viewer.id, case .follow = record {
                 return DiaryChange(entity: .relationship, id: edge.from.rawValue, kind: kind)
             }
             return nil
         case .notification(let notification):
-            guard notification.recipientID == viewer else { return nil }
+            guard notification.recipientID == viewer.id else { return nil }
             return DiaryChange(entity: .notification, id: notification.id.rawValue, kind: kind)
         case .blog(let blog):
-            guard blog.ownerID == viewer else { return nil }
+            guard blog.ownerID == viewer.id else { return nil }
             return DiaryChange(entity: .blog, id: blog.id.rawValue, kind: kind)
         case .anonymousBlock:
             // Its other end is the anonymous author, whom no change may name.

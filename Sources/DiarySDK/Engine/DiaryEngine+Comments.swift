@@ -7,13 +7,14 @@ extension DiaryEngine: CommentRepository {
         let now = self.now
         let id: Comment.ID = newID()
         return try await write("comments.addComment", joining: draft) { transaction, actor in
-            let db = transaction.database
-            guard AccessPolicy.canSee(target: draft.target, viewer: actor, in: db) else {
+            guard try await AccessPolicy.canSee(target: draft.target, viewer: actor, in: transaction) else {
                 throw DiaryError.notFound("the commented \(Self.describe(draft.target))")
             }
             var parentAuthor: User.ID?
             if let parentID = draft.parentID {
-                guard let parent = db.comments[parentID], AccessPolicy.canSee(parent, viewer: actor, in: db) else {
+                guard let parent = try await transaction.comment(parentID),
+                    try await AccessPolicy.canSee(parent, viewer: actor, in: transaction)
+                else {
                     throw DiaryError.notFound("comment \(parentID)")
                 }
                 guard parent.target == draft.target else {
@@ -25,29 +26,29 @@ extension DiaryEngine: CommentRepository {
                 parentAuthor = parent.authorID
             }
             let record = CommentRecord(
-                id: id, target: draft.target, parentID: draft.parentID, authorID: actor, isAnonymous: draft.isAnonymous,
-                body: body, mood: mood, createdAt: now, updatedAt: now)
-            transaction.put(.comment(record))
+                id: id, target: draft.target, parentID: draft.parentID, authorID: actor.id,
+                isAnonymous: draft.isAnonymous, body: body, mood: mood, createdAt: now, updatedAt: now)
+            try await transaction.put(.comment(record))
             switch draft.target {
             case .diary(let diaryID):
-                if let author = db.diaries[diaryID]?.authorID {
-                    self.notify(
-                        author, .commentOnEntry, actor: actor, anonymous: draft.isAnonymous, diaryID: diaryID,
-                        commentID: id, in: &transaction)
+                if let author = try await transaction.diary(diaryID)?.authorID {
+                    try await self.notify(
+                        author, .commentOnEntry, actor: actor.id, anonymous: draft.isAnonymous, diaryID: diaryID,
+                        commentID: id, in: transaction)
                 }
             case .post(let postID):
-                if let author = db.posts[postID]?.authorID {
-                    self.notify(
-                        author, .commentOnPost, actor: actor, anonymous: draft.isAnonymous, postID: postID, commentID: id,
-                        in: &transaction)
+                if let author = try await transaction.post(postID)?.authorID {
+                    try await self.notify(
+                        author, .commentOnPost, actor: actor.id, anonymous: draft.isAnonymous, postID: postID,
+                        commentID: id, in: transaction)
                 }
             }
             if let parentAuthor {
-                self.notify(
-                    parentAuthor, .replyToComment, actor: actor, anonymous: draft.isAnonymous, commentID: id,
-                    in: &transaction)
+                try await self.notify(
+                    parentAuthor, .replyToComment, actor: actor.id, anonymous: draft.isAnonymous, commentID: id,
+                    in: transaction)
             }
-            return AccessPolicy.view(of: record, viewer: actor, in: transaction.database)
+            return try await AccessPolicy.view(of: record, viewer: actor, in: transaction)
         }
     }
 
@@ -56,59 +57,82 @@ extension DiaryEngine: CommentRepository {
         let mood = try Validation.mood(mood)
         let now = self.now
         return try await write("comments.editComment", joining: id, body, mood) { transaction, actor in
-            var comment = try Self.visibleComment(id, viewer: actor, in: transaction.database)
-            guard comment.authorID == actor else { throw DiaryError.forbidden("only the author may edit comment \(id)") }
+            var comment = try await Self.visibleComment(id, viewer: actor, in: transaction)
+            guard comment.authorID == actor.id else {
+                throw DiaryError.forbidden("only the author may edit comment \(id)")
+            }
             comment.body = body
             comment.mood = mood
             comment.updatedAt = now
-            transaction.put(.comment(comment))
-            return AccessPolicy.view(of: comment, viewer: actor, in: transaction.database)
+            try await transaction.put(.comment(comment))
+            return try await AccessPolicy.view(of: comment, viewer: actor, in: transaction)
         }
     }
 
     public func deleteComment(_ id: Comment.ID) async throws {
         try await write("comments.deleteComment", joining: id) { transaction, actor in
-            let db = transaction.database
-            let comment = try Self.visibleComment(id, viewer: actor, in: db)
-            let targetAuthor: User.ID? =
-                switch comment.target {
-                case .diary(let diaryID): db.diaries[diaryID]?.authorID
-                case .post(let postID): db.posts[postID]?.authorID
-                }
-            guard comment.authorID == actor || targetAuthor == actor else {
+            let comment = try await Self.visibleComment(id, viewer: actor, in: transaction)
+            let targetAuthor: User.ID?
+            switch comment.target {
+            case .diary(let diaryID): targetAuthor = try await transaction.diary(diaryID)?.authorID
+            case .post(let postID): targetAuthor = try await transaction.post(postID)?.authorID
+            }
+            guard comment.authorID == actor.id || targetAuthor == actor.id else {
                 throw DiaryError.forbidden("only the author may delete comment \(id)")
             }
-            self.deleteComment(id, in: &transaction)
+            try await self.deleteComment(id, in: transaction)
         }
     }
 
     public func comments(on target: CommentTarget, page: PageRequest) async throws -> Page<CommentThread> {
         try await read("comments.comments") { db, viewer in
-            guard AccessPolicy.canSee(target: target, viewer: viewer, in: db) else {
+            guard try await AccessPolicy.canSee(target: target, viewer: viewer, in: db) else {
                 throw DiaryError.notFound("the commented \(Self.describe(target))")
             }
-            let topLevel = (db.commentsByTarget[target] ?? []).compactMap { db.comments[$0] }
-                .filter { $0.parentID == nil && AccessPolicy.canSee($0, viewer: viewer, in: db) }
-            let threads = topLevel.map { comment in
-                let replies = (db.repliesByParent[comment.id] ?? []).compactMap { db.comments[$0] }
-                    .filter { AccessPolicy.canSee($0, viewer: viewer, in: db) }
-                    .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-                    .map { AccessPolicy.view(of: $0, viewer: viewer, in: db) }
-                return CommentThread(comment: AccessPolicy.view(of: comment, viewer: viewer, in: db), replies: replies)
+            var topLevel: [CommentRecord] = []
+            for comment in try await db.rows(StorageSchema.commentsByTarget, equalTo: target)
+            where comment.parentID == nil {
+                if try await Self.canSee(comment, on: target, viewer: viewer, in: db) { topLevel.append(comment) }
             }
-            return try Paginator.page(
-                ordered: threads, key: { SortKey($0.comment.createdAt, $0.comment.id.rawValue) }, descending: false,
-                request: page)
+            // Paged over the top-level comments, so only the threads on the page read their replies.
+            let threads = try Paginator.page(
+                ordered: topLevel, key: { SortKey($0.createdAt, $0.id.rawValue) }, descending: false, request: page)
+            return try await Self.mapPage(threads) { comment in
+                var replies: [CommentRecord] = []
+                for reply in try await db.rows(StorageSchema.commentsByParent, equalTo: comment.id) {
+                    if try await Self.canSee(reply, on: target, viewer: viewer, in: db) { replies.append(reply) }
+                }
+                replies.sort { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+                var replyViews: [Comment] = []
+                replyViews.reserveCapacity(replies.count)
+                for reply in replies {
+                    replyViews.append(try await AccessPolicy.view(of: reply, viewer: viewer, in: db))
+                }
+                return CommentThread(
+                    comment: try await AccessPolicy.view(of: comment, viewer: viewer, in: db), replies: replyViews)
+            }
         }
     }
 
     // MARK: - Helpers
 
-    static func visibleComment(_ id: Comment.ID, viewer: User.ID, in db: DiaryDatabase) throws -> CommentRecord {
-        guard let comment = db.comments[id], AccessPolicy.canSee(comment, viewer: viewer, in: db) else {
+    static func visibleComment(
+        _ id: Comment.ID, viewer: Viewer, in db: any StorageReader
+    ) async throws -> CommentRecord {
+        guard let comment = try await db.comment(id), try await AccessPolicy.canSee(comment, viewer: viewer, in: db)
+        else {
             throw DiaryError.notFound("comment \(id)")
         }
         return comment
+    }
+
+    /// ``AccessPolicy/canSee(_:viewer:in:)`` for a comment listed under `target`, which the caller found visible:
+    /// only a comment on another target reads that target again.
+    private static func canSee(
+        _ comment: CommentRecord, on target: CommentTarget, viewer: Viewer, in db: any StorageReader
+    ) async throws -> Bool {
+        guard comment.target == target else { return try await AccessPolicy.canSee(comment, viewer: viewer, in: db) }
+        return AccessPolicy.canSee(contentBy: comment.authorID, isAnonymous: comment.isAnonymous, viewer: viewer)
     }
 
     static func describe(_ target: CommentTarget) -> String {

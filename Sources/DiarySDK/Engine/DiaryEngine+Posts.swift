@@ -9,13 +9,14 @@ extension DiaryEngine: PostRepository {
         let now = self.now
         let id: Post.ID = newID()
         return try await write("posts.publish", joining: draft) { transaction, actor in
-            try Self.checkImages(draft.images, owner: actor, in: transaction.database)
+            try await Self.checkImages(draft.images, owner: actor.id, in: transaction)
             let record = PostRecord(
-                id: id, authorID: actor, isAnonymous: draft.isAnonymous, title: title, body: body, tags: tags,
+                id: id, authorID: actor.id, isAnonymous: draft.isAnonymous, title: title, body: body, tags: tags,
                 images: draft.images, source: .original,
-                day: LocalDate(now, in: self.timeZone(of: actor, in: transaction.database)), createdAt: now, updatedAt: now)
-            transaction.put(.post(record))
-            return AccessPolicy.view(of: record, viewer: actor, in: transaction.database)
+                day: LocalDate(now, in: try await self.timeZone(of: actor.id, in: transaction)), createdAt: now,
+                updatedAt: now)
+            try await transaction.put(.post(record))
+            return try await AccessPolicy.view(of: record, viewer: actor, in: transaction)
         }
     }
 
@@ -26,7 +27,7 @@ extension DiaryEngine: PostRepository {
         // whoever can read the entry back to the anonymous post's author.
         let copies = isAnonymous ? try await imageCopies(of: diaryID) : [:]
         return try await write("posts.share", joining: diaryID, isAnonymous) { transaction, actor in
-            let diary = try Self.ownDiary(diaryID, actor: actor, in: transaction.database)
+            let diary = try await Self.ownDiary(diaryID, actor: actor, in: transaction)
             let title = diary.title.isEmpty ? "\(diary.day)" : diary.title
             var images = diary.images
             if isAnonymous {
@@ -35,16 +36,16 @@ extension DiaryEngine: PostRepository {
                     throw DiaryError(.conflict, "the images of entry \(diaryID) changed while it was being shared; share it again")
                 }
                 for image in images {
-                    transaction.put(.attachment(Attachment(
-                        id: image.id, ownerID: actor, contentType: image.contentType, byteCount: image.byteCount,
+                    try await transaction.put(.attachment(Attachment(
+                        id: image.id, ownerID: actor.id, contentType: image.contentType, byteCount: image.byteCount,
                         createdAt: now)))
                 }
             }
             let record = PostRecord(
-                id: id, authorID: actor, isAnonymous: isAnonymous, title: title, body: diary.body, tags: diary.tags,
+                id: id, authorID: actor.id, isAnonymous: isAnonymous, title: title, body: diary.body, tags: diary.tags,
                 images: images, source: .diary(diaryID), day: diary.day, createdAt: now, updatedAt: now)
-            transaction.put(.post(record))
-            return AccessPolicy.view(of: record, viewer: actor, in: transaction.database)
+            try await transaction.put(.post(record))
+            return try await AccessPolicy.view(of: record, viewer: actor, in: transaction)
         }
     }
 
@@ -52,7 +53,9 @@ extension DiaryEngine: PostRepository {
     /// original's id. The rows are written by the caller's transaction; bytes of a transaction that fails are swept
     /// as orphans like those of any upload whose row was never written.
     private func imageCopies(of diaryID: Diary.ID) async throws -> [Attachment.ID: ImageReference] {
-        let images = try await read("posts.share") { db, viewer in try Self.ownDiary(diaryID, actor: viewer, in: db).images }
+        let images = try await read("posts.share") { db, viewer in
+            try await Self.ownDiary(diaryID, actor: viewer, in: db).images
+        }
         var copies: [Attachment.ID: ImageReference] = [:]
         for image in images {
             let bytes = try await store.blob(for: image.id)
@@ -69,53 +72,68 @@ extension DiaryEngine: PostRepository {
         let tags = try edit.tags.map(Validation.tags)
         let now = self.now
         return try await write("posts.edit", joining: id, edit) { transaction, actor in
-            var post = try Self.ownPost(id, actor: actor, in: transaction.database)
-            if let images = edit.images { try Self.checkImages(images, owner: actor, in: transaction.database) }
+            var post = try await Self.ownPost(id, actor: actor, in: transaction)
+            if let images = edit.images { try await Self.checkImages(images, owner: actor.id, in: transaction) }
             let oldImages = post.images.map(\.id)
             if let title { post.title = title }
             if let body { post.body = body }
             if let tags { post.tags = tags }
             if let images = edit.images { post.images = images }
             post.updatedAt = now
-            transaction.put(.post(post))
-            Self.removeUnreferencedAttachments(oldImages, in: &transaction)
-            return AccessPolicy.view(of: post, viewer: actor, in: transaction.database)
+            try await transaction.put(.post(post))
+            try await Self.removeUnreferencedAttachments(oldImages, in: transaction)
+            return try await AccessPolicy.view(of: post, viewer: actor, in: transaction)
         }
     }
 
     public func delete(_ id: Post.ID) async throws {
         try await write("posts.delete", joining: id) { transaction, actor in
-            _ = try Self.ownPost(id, actor: actor, in: transaction.database)
-            self.deletePost(id, in: &transaction)
+            _ = try await Self.ownPost(id, actor: actor, in: transaction)
+            try await self.deletePost(id, in: transaction)
         }
     }
 
     public func post(_ id: Post.ID) async throws -> Post {
         try await read("posts.post") { db, viewer in
-            AccessPolicy.view(of: try Self.visiblePost(id, viewer: viewer, in: db), viewer: viewer, in: db)
+            let post = try await Self.visiblePost(id, viewer: viewer, in: db)
+            return try await AccessPolicy.view(of: post, viewer: viewer, in: db)
         }
     }
 
     public func feed(page: PageRequest) async throws -> Page<Post> {
         try await read("posts.feed") { db, viewer in
-            try Paginator.page(keys: db.postOrder, descending: true, request: page) { key in
-                guard let post = db.posts[Post.ID(key.id)], AccessPolicy.canSee(post, viewer: viewer, in: db) else {
-                    return nil
-                }
-                return AccessPolicy.view(of: post, viewer: viewer, in: db)
-            }
+            // The store leaves out what the viewer may not see: a page reads one page of the listing (and its count
+            // for a numbered page).
+            let filter = viewer.filter
+            return try await Paginator.page(
+                page, key: Self.listingKey,
+                fetch: { position, limit in
+                    try await db.page(
+                        StorageSchema.feed, Everything(), descending: true, from: position, limit: limit, where: filter)
+                },
+                count: { try await db.count(StorageSchema.feed, Everything(), where: filter) },
+                view: { try await AccessPolicy.view(of: $0, viewer: viewer, in: db) })
         }
     }
 
     public func posts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
         try await read("posts.posts") { db, viewer in
-            let author = userID ?? viewer
-            guard AccessPolicy.canSee(user: author, viewer: viewer, in: db) else { throw DiaryError.notFound("user \(author)") }
-            let posts = (db.postsByAuthor[author] ?? []).compactMap { db.posts[$0] }
-                .filter { author == viewer || !$0.isAnonymous }
-            return try Paginator.page(
-                ordered: posts.map { AccessPolicy.view(of: $0, viewer: viewer, in: db) },
-                key: { SortKey($0.createdAt, $0.id.rawValue) }, descending: true, request: page)
+            let author = userID ?? viewer.id
+            guard try await AccessPolicy.canSee(user: author, viewer: viewer, in: db) else {
+                throw DiaryError.notFound("user \(author)")
+            }
+            // All of one's own posts; someone else's named posts only, since listing anonymous posts on a profile
+            // would name their author.
+            let filter = author == viewer.id ? viewer.filter : viewer.namedOnlyFilter
+            return try await Paginator.page(
+                page, key: Self.listingKey,
+                fetch: { position, limit in
+                    try await db.page(
+                        StorageSchema.postsOfAuthor, author, descending: true, from: position, limit: limit,
+                        where: filter)
+                },
+                count: { try await db.count(StorageSchema.postsOfAuthor, author, where: filter) },
+                view: { try await AccessPolicy.view(of: $0, viewer: viewer, in: db) })
         }
     }
 
@@ -125,75 +143,95 @@ extension DiaryEngine: PostRepository {
         guard !words.isEmpty || !tags.isEmpty else {
             throw DiaryError.invalid("text", .blank, "a search needs words or tags")
         }
+        let query = PostTextQuery(words: words, tags: tags)
         return try await read("posts.search") { db, viewer in
-            var tagged: Set<Post.ID>?
-            for tag in tags {
-                let ids = db.postsByTag[tag] ?? []
-                tagged = tagged.map { $0.intersection(ids) } ?? ids
-            }
-            return try Paginator.page(keys: db.postOrder, descending: true, request: page) { key in
-                let id = Post.ID(key.id)
-                if let tagged, !tagged.contains(id) { return nil }
-                guard let post = db.posts[id], AccessPolicy.canSee(post, viewer: viewer, in: db) else { return nil }
-                if !words.isEmpty {
-                    let haystack = SearchText.searchable(post)
-                    guard words.allSatisfy(haystack.contains) else { return nil }
-                }
-                return AccessPolicy.view(of: post, viewer: viewer, in: db)
-            }
+            let filter = viewer.filter
+            return try await Paginator.page(
+                page, key: Self.listingKey,
+                fetch: { position, limit in
+                    try await db.searchPosts(query, from: position, limit: limit, where: filter)
+                },
+                count: { try await db.countPosts(matching: query, where: filter) },
+                view: { try await AccessPolicy.view(of: $0, viewer: viewer, in: db) })
         }
     }
 
     public func like(_ id: Post.ID) async throws -> Post {
         let now = self.now
         return try await write("posts.like", joining: id) { transaction, actor in
-            let post = try Self.visiblePost(id, viewer: actor, in: transaction.database)
-            if transaction.database.likes[actor]?[id] == nil {
-                transaction.put(.like(LikeRecord(userID: actor, postID: id, createdAt: now)))
+            let post = try await Self.visiblePost(id, viewer: actor, in: transaction)
+            if try await !transaction.contains(.like(actor.id, id)) {
+                try await transaction.put(.like(LikeRecord(userID: actor.id, postID: id, createdAt: now)))
             }
-            return AccessPolicy.view(of: post, viewer: actor, in: transaction.database)
+            return try await AccessPolicy.view(of: post, viewer: actor, in: transaction)
         }
     }
 
     public func unlike(_ id: Post.ID) async throws -> Post {
         try await write("posts.unlike", joining: id) { transaction, actor in
-            let post = try Self.visiblePost(id, viewer: actor, in: transaction.database)
-            transaction.remove(.like(actor, id))
-            return AccessPolicy.view(of: post, viewer: actor, in: transaction.database)
+            let post = try await Self.visiblePost(id, viewer: actor, in: transaction)
+            try await transaction.remove(.like(actor.id, id))
+            return try await AccessPolicy.view(of: post, viewer: actor, in: transaction)
         }
     }
 
     public func likedPosts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
         try await read("posts.likedPosts") { db, viewer in
-            let liker = userID ?? viewer
-            guard AccessPolicy.canSee(user: liker, viewer: viewer, in: db) else { throw DiaryError.notFound("user \(liker)") }
-            var likedAt: [SortKey: Post.ID] = [:]
-            for like in (db.likes[liker] ?? [:]).values {
-                likedAt[SortKey(like.createdAt, like.postID.rawValue)] = like.postID
+            let liker = userID ?? viewer.id
+            guard try await AccessPolicy.canSee(user: liker, viewer: viewer, in: db) else {
+                throw DiaryError.notFound("user \(liker)")
             }
-            return try Paginator.page(keys: likedAt.keys.sorted(), descending: true, request: page) { key in
-                guard let post = db.posts[Post.ID(key.id)], AccessPolicy.canSee(post, viewer: viewer, in: db) else {
-                    return nil
-                }
-                // Someone else's like of their own anonymous post would say who wrote it.
-                if liker != viewer && post.isAnonymous && post.authorID == liker { return nil }
-                return AccessPolicy.view(of: post, viewer: viewer, in: db)
-            }
+            // The user's likes in order, a batch at a time, leaving out posts the viewer may not see.
+            let posts = try await Paginator.page(
+                page, key: { SortKey($0.createdAt, $0.postID.rawValue) },
+                fetch: { position, limit in
+                    try await db.page(
+                        StorageSchema.likesOfUser, liker, descending: true, from: position, limit: limit,
+                        where: RowFilter.none)
+                },
+                resolve: { like -> PostRecord? in
+                    guard let post = try await db.post(like.postID), AccessPolicy.canSee(post, viewer: viewer) else {
+                        return nil
+                    }
+                    // Someone else's like of their own anonymous post would say who wrote it.
+                    if liker != viewer.id && post.isAnonymous && post.authorID == liker { return nil }
+                    return post
+                })
+            return try await Self.mapPage(posts) { try await AccessPolicy.view(of: $0, viewer: viewer, in: db) }
         }
     }
 
     // MARK: - Helpers
 
-    static func visiblePost(_ id: Post.ID, viewer: User.ID, in db: DiaryDatabase) throws -> PostRecord {
-        guard let post = db.posts[id], AccessPolicy.canSee(post, viewer: viewer, in: db) else {
+    static func visiblePost(_ id: Post.ID, viewer: Viewer, in db: any StorageReader) async throws -> PostRecord {
+        guard let post = try await db.post(id), AccessPolicy.canSee(post, viewer: viewer) else {
             throw DiaryError.notFound("post \(id)")
         }
         return post
     }
 
-    static func ownPost(_ id: Post.ID, actor: User.ID, in db: DiaryDatabase) throws -> PostRecord {
-        let post = try visiblePost(id, viewer: actor, in: db)
-        guard post.authorID == actor else { throw DiaryError.forbidden("only the author may change post \(id)") }
+    static func ownPost(_ id: Post.ID, actor: Viewer, in db: any StorageReader) async throws -> PostRecord {
+        let post = try await visiblePost(id, viewer: actor, in: db)
+        guard post.authorID == actor.id else { throw DiaryError.forbidden("only the author may change post \(id)") }
         return post
+    }
+
+    /// A post's position in the post listings (``StorageSchema/feed``, ``StorageSchema/postsOfAuthor``) and in
+    /// search results.
+    private static func listingKey(_ post: PostRecord) -> SortKey {
+        SortKey(post.createdAt, post.id.rawValue)
+    }
+
+    /// The same page with each item transformed, for a transform that reads the store: a listing is paged over its
+    /// rows first, so only the rows on the page are turned into what the caller sees.
+    static func mapPage<Row: Sendable, Item: Sendable>(
+        _ page: Page<Row>, _ transform: (Row) async throws -> Item
+    ) async throws -> Page<Item> {
+        var items: [Item] = []
+        items.reserveCapacity(page.items.count)
+        for row in page.items { items.append(try await transform(row)) }
+        return Page(
+            items: items, nextCursor: page.nextCursor, pageNumber: page.pageNumber, totalPages: page.totalPages,
+            isLastPage: page.isLastPage, size: page.size)
     }
 }

@@ -4,107 +4,117 @@ extension DiaryEngine: SocialRepository {
     public func follow(_ userID: User.ID) async throws {
         let now = self.now
         try await write("social.follow", joining: userID) { transaction, actor in
-            guard userID != actor else { throw DiaryError.invalid("userID", .notAllowed, "you cannot follow yourself") }
-            guard AccessPolicy.canSee(user: userID, viewer: actor, in: transaction.database) else {
+            guard userID != actor.id else {
+                throw DiaryError.invalid("userID", .notAllowed, "you cannot follow yourself")
+            }
+            guard try await AccessPolicy.canSee(user: userID, viewer: actor, in: transaction) else {
                 throw DiaryError.notFound("user \(userID)")
             }
-            if transaction.database.follows[actor]?[userID] == nil {
-                transaction.put(.follow(EdgeRecord(from: actor, to: userID, createdAt: now)))
+            if try await !transaction.contains(.follow(actor.id, userID)) {
+                try await transaction.put(.follow(EdgeRecord(from: actor.id, to: userID, createdAt: now)))
             }
         }
     }
 
     public func unfollow(_ userID: User.ID) async throws {
         try await write("social.unfollow", joining: userID) { transaction, actor in
-            transaction.remove(.follow(actor, userID))
+            try await transaction.remove(.follow(actor.id, userID))
         }
     }
 
     public func followers(of userID: User.ID, page: PageRequest) async throws -> Page<User> {
         try await read("social.followers") { db, viewer in
-            try Self.userList(db.followers[userID], owner: userID, viewer: viewer, in: db, page: page)
+            try await Self.userList(of: userID, viewer: viewer, in: db, page: page) {
+                try await db.rows(StorageSchema.followsByFollowed, equalTo: userID).map { ($0.from, $0) }
+            }
         }
     }
 
     public func following(of userID: User.ID, page: PageRequest) async throws -> Page<User> {
         try await read("social.following") { db, viewer in
-            try Self.userList(db.follows[userID], owner: userID, viewer: viewer, in: db, page: page)
+            try await Self.userList(of: userID, viewer: viewer, in: db, page: page) {
+                try await db.rows(StorageSchema.followsByFollower, equalTo: userID).map { ($0.to, $0) }
+            }
         }
     }
 
     public func relationship(with userID: User.ID) async throws -> Relationship {
         try await read("social.relationship") { db, viewer in
-            guard db.users[userID] != nil, db.blocks[userID]?[viewer] == nil else {
+            guard try await db.contains(.user(userID)), try await !db.contains(.block(userID, viewer.id)) else {
                 throw DiaryError.notFound("user \(userID)")
             }
             return Relationship(
-                isFollowing: db.follows[viewer]?[userID] != nil, isFollowedBy: db.follows[userID]?[viewer] != nil,
-                isBlocking: db.blocks[viewer]?[userID] != nil)
+                isFollowing: try await db.contains(.follow(viewer.id, userID)),
+                isFollowedBy: try await db.contains(.follow(userID, viewer.id)),
+                isBlocking: try await db.contains(.block(viewer.id, userID)))
         }
     }
 
     public func block(_ userID: User.ID) async throws {
         let now = self.now
         try await write("social.block", joining: userID) { transaction, actor in
-            guard userID != actor else { throw DiaryError.invalid("userID", .notAllowed, "you cannot block yourself") }
-            guard transaction.database.users[userID] != nil else { throw DiaryError.notFound("user \(userID)") }
-            self.addBlock(of: userID, by: actor, at: now, in: &transaction)
+            guard userID != actor.id else {
+                throw DiaryError.invalid("userID", .notAllowed, "you cannot block yourself")
+            }
+            guard try await transaction.contains(.user(userID)) else { throw DiaryError.notFound("user \(userID)") }
+            try await Self.addBlock(of: userID, by: actor.id, at: now, in: transaction)
         }
     }
 
     public func unblock(_ userID: User.ID) async throws {
         try await write("social.unblock", joining: userID) { transaction, actor in
-            transaction.remove(.block(actor, userID))
+            try await transaction.remove(.block(actor.id, userID))
         }
     }
 
     public func blockAuthor(of content: AuthoredContent) async throws {
         let now = self.now
         try await write("social.blockAuthor", joining: content) { transaction, actor in
-            let db = transaction.database
             let author: User.ID
             let isAnonymous: Bool
             switch content {
             case .post(let id):
-                guard let post = db.posts[id] else { throw DiaryError.notFound("post \(id)") }
+                guard let post = try await transaction.post(id) else { throw DiaryError.notFound("post \(id)") }
                 (author, isAnonymous) = (post.authorID, post.isAnonymous)
                 // Content this very block hides may be named again (a retried call): the answer must not change.
-                let alreadyHidden = isAnonymous && !AccessPolicy.canSeeAnonymous(by: author, viewer: actor, in: db)
-                guard alreadyHidden || AccessPolicy.canSee(post, viewer: actor, in: db) else {
+                let alreadyHidden = isAnonymous && !AccessPolicy.canSeeAnonymous(by: author, viewer: actor)
+                guard alreadyHidden || AccessPolicy.canSee(post, viewer: actor) else {
                     throw DiaryError.notFound("post \(id)")
                 }
             case .comment(let id):
-                guard let comment = db.comments[id], AccessPolicy.canSee(target: comment.target, viewer: actor, in: db)
+                guard let comment = try await transaction.comment(id),
+                    try await AccessPolicy.canSee(target: comment.target, viewer: actor, in: transaction)
                 else { throw DiaryError.notFound("comment \(id)") }
                 (author, isAnonymous) = (comment.authorID, comment.isAnonymous)
-                let alreadyHidden = isAnonymous && !AccessPolicy.canSeeAnonymous(by: author, viewer: actor, in: db)
-                guard alreadyHidden || AccessPolicy.canSee(comment, viewer: actor, in: db) else {
+                let alreadyHidden = isAnonymous && !AccessPolicy.canSeeAnonymous(by: author, viewer: actor)
+                if !alreadyHidden, try await !AccessPolicy.canSee(comment, viewer: actor, in: transaction) {
                     throw DiaryError.notFound("comment \(id)")
                 }
             }
-            guard author != actor else {
+            guard author != actor.id else {
                 throw DiaryError.invalid("content", .notAllowed, "you cannot block the author of your own content")
             }
             if !isAnonymous {
-                self.addBlock(of: author, by: actor, at: now, in: &transaction)
-            } else if db.anonymousBlocks[actor]?[author] == nil {
-                transaction.put(.anonymousBlock(EdgeRecord(from: actor, to: author, createdAt: now)))
+                try await Self.addBlock(of: author, by: actor.id, at: now, in: transaction)
+            } else if try await !transaction.contains(.anonymousBlock(actor.id, author)) {
+                try await transaction.put(.anonymousBlock(EdgeRecord(from: actor.id, to: author, createdAt: now)))
             }
         }
     }
 
     public func unblockAnonymousAuthors() async throws -> Int {
         try await write("social.unblockAnonymousAuthors", joining: "all") { transaction, actor in
-            let hidden = transaction.database.anonymousBlocks[actor].map { Array($0.keys) } ?? []
-            for author in hidden { transaction.remove(.anonymousBlock(actor, author)) }
+            let hidden = try await transaction.rows(StorageSchema.anonymousBlocksByBlocker, equalTo: actor.id).map(\.to)
+            for author in hidden { try await transaction.remove(.anonymousBlock(actor.id, author)) }
             return hidden.count
         }
     }
 
     public func blockedUsers(page: PageRequest) async throws -> Page<User> {
         try await read("social.blockedUsers") { db, viewer in
-            let edges = (db.blocks[viewer] ?? [:]).values.compactMap { edge in
-                db.users[edge.to].map { (edge, $0.publicProfile) }
+            var edges: [(EdgeRecord, User)] = []
+            for edge in try await db.rows(StorageSchema.blocksByBlocker, equalTo: viewer.id) {
+                if let user = try await db.user(edge.to) { edges.append((edge, user.publicProfile)) }
             }
             return try Self.edgePage(edges, page: page)
         }
@@ -116,29 +126,33 @@ extension DiaryEngine: SocialRepository {
         let now = self.now
         let id: Report.ID = newID()
         return try await write("social.report", joining: target, reason, detail) { transaction, actor in
-            let db = transaction.database
             // Content is reportable exactly when the reporter may read it (someone else's, visible to them), so a
             // report answers like a read: an invisible target is not found, whatever makes it invisible.
-            let reportable: Bool
+            var reportable = false
             switch target {
             case .user(let userID):
-                reportable = userID != actor && db.users[userID] != nil && db.blocks[userID]?[actor] == nil
+                if userID != actor.id, try await transaction.contains(.user(userID)) {
+                    reportable = try await !transaction.contains(.block(userID, actor.id))
+                }
             case .post(let postID):
-                reportable = db.posts[postID].map {
-                    $0.authorID != actor && AccessPolicy.canSee($0, viewer: actor, in: db)
-                } ?? false
+                if let post = try await transaction.post(postID), post.authorID != actor.id {
+                    reportable = AccessPolicy.canSee(post, viewer: actor)
+                }
             case .comment(let commentID):
-                reportable = db.comments[commentID].map {
-                    $0.authorID != actor && AccessPolicy.canSee($0, viewer: actor, in: db)
-                } ?? false
+                if let comment = try await transaction.comment(commentID), comment.authorID != actor.id {
+                    reportable = try await AccessPolicy.canSee(comment, viewer: actor, in: transaction)
+                }
             case .diary(let diaryID):
-                reportable = db.diaries[diaryID].map {
-                    $0.authorID != actor && $0.deletedAt == nil && AccessPolicy.canSee($0, viewer: actor, in: db)
-                } ?? false
+                if let diary = try await transaction.diary(diaryID), diary.authorID != actor.id,
+                    diary.deletedAt == nil
+                {
+                    reportable = try await AccessPolicy.canSee(diary, viewer: actor, in: transaction)
+                }
             }
             guard reportable else { throw DiaryError.notFound("the reported content") }
-            let report = Report(id: id, reporterID: actor, target: target, reason: reason, detail: detail, createdAt: now)
-            transaction.put(.report(report))
+            let report = Report(
+                id: id, reporterID: actor.id, target: target, reason: reason, detail: detail, createdAt: now)
+            try await transaction.put(.report(report))
             return report
         }
     }
@@ -146,21 +160,31 @@ extension DiaryEngine: SocialRepository {
     // MARK: - Helpers
 
     /// A user block: the edge, and the end of follows both ways.
-    private func addBlock(of userID: User.ID, by actor: User.ID, at now: Date, in transaction: inout DiaryTransaction) {
-        if transaction.database.blocks[actor]?[userID] == nil {
-            transaction.put(.block(EdgeRecord(from: actor, to: userID, createdAt: now)))
+    private static func addBlock(
+        of userID: User.ID, by actor: User.ID, at now: Date, in transaction: any StorageTransaction
+    ) async throws {
+        if try await !transaction.contains(.block(actor, userID)) {
+            try await transaction.put(.block(EdgeRecord(from: actor, to: userID, createdAt: now)))
         }
-        transaction.remove(.follow(actor, userID))
-        transaction.remove(.follow(userID, actor))
+        try await transaction.remove(.follow(actor, userID))
+        try await transaction.remove(.follow(userID, actor))
     }
 
+    /// A page of the users at the other end of `owner`'s follow edges (`edges` gives each with its edge), leaving
+    /// out those the viewer may not see.
     private static func userList(
-        _ edges: [User.ID: EdgeRecord]?, owner: User.ID, viewer: User.ID, in db: DiaryDatabase, page: PageRequest
-    ) throws -> Page<User> {
-        guard AccessPolicy.canSee(user: owner, viewer: viewer, in: db) else { throw DiaryError.notFound("user \(owner)") }
-        let visible = (edges ?? [:]).compactMap { other, edge -> (EdgeRecord, User)? in
-            guard AccessPolicy.canSee(user: other, viewer: viewer, in: db), let user = db.users[other] else { return nil }
-            return (edge, AccessPolicy.view(of: user, viewer: viewer))
+        of owner: User.ID, viewer: Viewer, in db: any StorageReader, page: PageRequest,
+        edges: () async throws -> [(User.ID, EdgeRecord)]
+    ) async throws -> Page<User> {
+        guard try await AccessPolicy.canSee(user: owner, viewer: viewer, in: db) else {
+            throw DiaryError.notFound("user \(owner)")
+        }
+        var visible: [(EdgeRecord, User)] = []
+        for (other, edge) in try await edges() {
+            guard try await AccessPolicy.canSee(user: other, viewer: viewer, in: db),
+                let user = try await db.user(other)
+            else { continue }
+            visible.append((edge, AccessPolicy.view(of: user, viewer: viewer.id)))
         }
         return try edgePage(visible, page: page)
     }
@@ -175,48 +199,53 @@ extension DiaryEngine: SocialRepository {
 extension DiaryEngine: NotificationRepository {
     public func notifications(page: PageRequest) async throws -> Page<DiaryNotification> {
         try await read("notifications.notifications") { db, viewer in
-            let records = Self.visibleNotifications(for: viewer, in: db)
-            let views = records.map { record in
-                DiaryNotification(
-                    id: record.id, recipientID: record.recipientID, kind: record.kind,
-                    actor: record.actorID.flatMap { AccessPolicy.summary(of: $0, in: db) }, bookID: record.bookID,
-                    diaryID: record.diaryID, postID: record.postID, commentID: record.commentID,
+            let records = try await Self.visibleNotifications(for: viewer, in: db)
+            let page = try Paginator.page(
+                ordered: records, key: { SortKey($0.createdAt, $0.id.rawValue) }, descending: true, request: page)
+            return try await Self.mapPage(page) { record in
+                var actor: AuthorSummary?
+                if let actorID = record.actorID { actor = try await AccessPolicy.summary(of: actorID, in: db) }
+                return DiaryNotification(
+                    id: record.id, recipientID: record.recipientID, kind: record.kind, actor: actor,
+                    bookID: record.bookID, diaryID: record.diaryID, postID: record.postID, commentID: record.commentID,
                     createdAt: record.createdAt, isRead: record.isRead)
             }
-            return try Paginator.page(
-                ordered: views, key: { SortKey($0.createdAt, $0.id.rawValue) }, descending: true, request: page)
         }
     }
 
     public func unreadCount() async throws -> Int {
         try await read("notifications.unreadCount") { db, viewer in
-            Self.visibleNotifications(for: viewer, in: db).count { !$0.isRead }
+            try await Self.visibleNotifications(for: viewer, in: db).count { !$0.isRead }
         }
     }
 
     public func markRead(_ id: DiaryNotification.ID) async throws {
         try await write("notifications.markRead", joining: id) { transaction, actor in
-            guard var record = transaction.database.notifications[id], record.recipientID == actor else {
+            guard var record = try await transaction.notification(id), record.recipientID == actor.id else {
                 throw DiaryError.notFound("notification \(id)")
             }
             record.isRead = true
-            transaction.put(.notification(record))
+            try await transaction.put(.notification(record))
         }
     }
 
     public func markAllRead() async throws {
         try await write("notifications.markAllRead") { transaction, actor in
-            for id in transaction.database.notificationsByRecipient[actor] ?? [] {
-                guard var record = transaction.database.notifications[id], !record.isRead else { continue }
+            for var record in try await transaction.rows(StorageSchema.notificationsByRecipient, equalTo: actor.id)
+            where !record.isRead {
                 record.isRead = true
-                transaction.put(.notification(record))
+                try await transaction.put(.notification(record))
             }
         }
     }
 
-    private static func visibleNotifications(for viewer: User.ID, in db: DiaryDatabase) -> [NotificationRecord] {
-        (db.notificationsByRecipient[viewer] ?? []).compactMap { db.notifications[$0] }.filter {
-            AccessPolicy.canSee($0, viewer: viewer, in: db)
+    private static func visibleNotifications(
+        for viewer: Viewer, in db: any StorageReader
+    ) async throws -> [NotificationRecord] {
+        var visible: [NotificationRecord] = []
+        for record in try await db.rows(StorageSchema.notificationsByRecipient, equalTo: viewer.id) {
+            if try await AccessPolicy.canSee(record, viewer: viewer, in: db) { visible.append(record) }
         }
+        return visible
     }
 }
