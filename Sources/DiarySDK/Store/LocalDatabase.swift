@@ -1,0 +1,156 @@
+import Foundation
+
+/// Every row a local store holds, with every index and listing of ``StorageSchema`` and a text index of the posts.
+///
+/// The indices and listings are derived from the declarations (``StorageSchema/allIndices``,
+/// ``StorageSchema/allListings``): adding one there is the only edit needed for the local stores to keep it. Rows
+/// change only through ``put(_:)``, ``put(contentsOf:)`` and ``remove(_:)``, which keep every index in step.
+///
+/// A value type meant to be copied: a reader holds a copy (a snapshot) while the writer mutates its own, and a
+/// compaction serialises a copy while writes go on. Copies share storage until one of them writes, and a write
+/// copies only what it touches, never a whole table:
+///
+/// - Complexity: A write to a copy shared with another copies, per table, index and listing it touches, one shard
+///   of a ``ShardedMap`` (about 1/256 of the map, plus the 256-entry shard list), at most one shard of one value's
+///   key set (``LocalKeySet``) and one chunk of a listing's partition (``SortedKeyIndex``). The cost of a write
+///   grows with the size of the database only through those fractions, not with a copy of any table.
+package struct LocalDatabase: Sendable {
+    /// Each kind's rows, at ``LocalSchema/tablePosition``.
+    private var tables: [ShardedMap<RecordKey, StoreRecord>]
+    /// Every declared index, at ``LocalSchema/indexPosition``.
+    private var indices: [any LocalIndexStorage]
+    /// Every declared listing, at ``LocalSchema/listingPosition``.
+    private var listings: [any LocalListingStorage]
+    /// The text index of the posts.
+    package private(set) var postText = LocalPostTextIndex()
+
+    /// An empty database.
+    package init() {
+        tables = RecordKind.allCases.map { _ in ShardedMap() }
+        indices = LocalSchema.makeIndices()
+        listings = LocalSchema.makeListings()
+    }
+
+    /// How many rows of every kind the database holds.
+    package var rowCount: Int {
+        tables.reduce(0) { $0 + $1.count }
+    }
+
+    /// How many rows of one kind the database holds.
+    package func rowCount(of kind: RecordKind) -> Int {
+        tables[LocalSchema.tablePosition[kind]!].count
+    }
+
+    /// Every row, in a stable order (by kind as in ``LocalRecordOrder/kinds``, then by key), for snapshots and
+    /// inspection.
+    package var allRecords: [StoreRecord] {
+        var records: [StoreRecord] = []
+        records.reserveCapacity(rowCount)
+        for kind in LocalRecordOrder.kinds {
+            var rows: [(key: RecordKey, record: StoreRecord)] = []
+            rows.reserveCapacity(rowCount(of: kind))
+            tables[LocalSchema.tablePosition[kind]!].forEach { rows.append(($0, $1)) }
+            rows.sort { LocalRecordOrder.areInIncreasingOrder($0.key, $1.key) }
+            records += rows.map(\.record)
+        }
+        return records
+    }
+
+    /// The row with a key, if any.
+    package func record(for key: RecordKey) -> StoreRecord? {
+        tables[LocalSchema.tablePosition[key.kind]!][key]
+    }
+
+    /// Inserts or replaces a row, keeping every index in step.
+    /// - Returns: The row it replaced.
+    @discardableResult
+    package mutating func put(_ record: StoreRecord) -> StoreRecord? {
+        let old = self.record(for: record.key)
+        guard old != record else { return old }
+        if let old { unindex(old) }
+        index(record, deferring: false, replacing: old)
+        return old
+    }
+
+    /// Inserts or replaces many rows, as when a snapshot is loaded: each listing takes the batch's keys in one merge
+    /// instead of one at a time.
+    package mutating func put(contentsOf records: some Sequence<StoreRecord>) {
+        for record in records {
+            let old = self.record(for: record.key)
+            guard old != record else { continue }
+            // Removing a row flushes the listings' deferred keys first (see `LocalListing.remove`).
+            if let old { unindex(old) }
+            index(record, deferring: true, replacing: old)
+        }
+        for position in listings.indices { listings[position].flush() }
+    }
+
+    /// Removes a row, keeping every index in step.
+    /// - Returns: The removed row.
+    @discardableResult
+    package mutating func remove(_ key: RecordKey) -> StoreRecord? {
+        guard let old = record(for: key) else { return nil }
+        unindex(old)
+        if case .post(let post) = old { postText.remove(post) }
+        return old
+    }
+
+    /// Applies a mutation's `after` state (used when replaying a journal).
+    package mutating func apply(_ mutation: StoreMutation) {
+        if let after = mutation.after {
+            put(after)
+        } else if let before = mutation.before {
+            remove(before.key)
+        }
+    }
+
+    // MARK: - Index maintenance
+
+    private mutating func index(_ record: StoreRecord, deferring: Bool, replacing old: StoreRecord?) {
+        let table = LocalSchema.tablePosition[record.kind]!
+        tables[table].updateValue(record, forKey: record.key)
+        for position in LocalSchema.indicesOfTable[table] { indices[position].insert(record) }
+        for position in LocalSchema.listingsOfTable[table] { listings[position].insert(record, deferring: deferring) }
+        if case .post(let post) = record {
+            if case .post(let before) = old { postText.replace(before, with: post) } else { postText.insert(post) }
+        }
+    }
+
+    /// Takes a row out of the table, the indices and the listings (the text index is the caller's: a replaced post
+    /// keeps its place in it).
+    private mutating func unindex(_ record: StoreRecord) {
+        let table = LocalSchema.tablePosition[record.kind]!
+        tables[table].updateValue(nil, forKey: record.key)
+        for position in LocalSchema.indicesOfTable[table] { indices[position].remove(record) }
+        for position in LocalSchema.listingsOfTable[table] { listings[position].remove(record) }
+    }
+
+    // MARK: - Declared indices and listings
+
+    /// The local index of a declaration.
+    /// - Throws: ``DiaryError/Code/server`` when the declaration is not in ``StorageSchema/allIndices``.
+    package func index<Row, Value>(_ declaration: StorageIndex<Row, Value>) throws -> LocalIndex<Row, Value> {
+        guard let position = LocalSchema.indexPosition[declaration.name],
+            let index = indices[position] as? LocalIndex<Row, Value>
+        else { throw DiaryError(.server, "the local store keeps no index named \(declaration.name)") }
+        return index
+    }
+
+    /// The local listing of a declaration.
+    /// - Throws: ``DiaryError/Code/server`` when the declaration is not in ``StorageSchema/allListings``.
+    package func listing<Row, Partition>(
+        _ declaration: StorageListing<Row, Partition>
+    ) throws -> LocalListing<Row, Partition> {
+        guard let position = LocalSchema.listingPosition[declaration.name],
+            let listing = listings[position] as? LocalListing<Row, Partition>
+        else { throw DiaryError(.server, "the local store keeps no listing named \(declaration.name)") }
+        return listing
+    }
+
+    /// How many shards of its tables, indices and listings this database shares with `other`, and how many there are
+    /// in all: for tests that check what a write copies.
+    package func sharedTableShards(with other: LocalDatabase) -> (shared: Int, total: Int) {
+        let shared = zip(tables, other.tables).reduce(0) { $0 + $1.0.sharedShardCount(with: $1.1) }
+        return (shared, tables.count * ShardedMap<RecordKey, StoreRecord>.shardCount)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// An index of the local stores, of any row and value type: what ``LocalDatabase`` keeps one of per
+/// ``StorageSchema/allIndices`` declaration and updates on every put and remove.
+package protocol LocalIndexStorage: Sendable {
+    /// The table it indexes.
+    var kind: RecordKind { get }
+    /// Files a row (of the index's table) under its values.
+    mutating func insert(_ record: StoreRecord)
+    /// Takes a row (as it was filed) out of the index.
+    mutating func remove(_ record: StoreRecord)
+}
+
+/// The local form of a ``StorageIndex``: the keys of the rows under each value, and per value how many rows each
+/// author wrote when the index is filtered.
+///
+/// - Complexity: Inserting or removing a row is O(number of its values). A write to a copy shared with a reader
+///   copies one shard of the value map and at most one shard of one value's key set (see ``ShardedMap`` and
+///   ``LocalKeySet``).
+package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndexStorage {
+    /// The declaration.
+    package let declaration: StorageIndex<Row, Value>
+    private var keys = ShardedMap<Value, LocalKeySet<RecordKey>>()
+    private var authors = LocalAuthorCounts<Value>()
+
+    /// An empty index for a declaration.
+    package init(_ declaration: StorageIndex<Row, Value>) {
+        self.declaration = declaration
+    }
+
+    package var kind: RecordKind { declaration.kind }
+
+    package mutating func insert(_ record: StoreRecord) {
+        update(record, inserting: true)
+    }
+
+    package mutating func remove(_ record: StoreRecord) {
+        update(record, inserting: false)
+    }
+
+    private mutating func update(_ record: StoreRecord, inserting: Bool) {
+        guard let row = declaration.table.unwrap(record) else { return }
+        let key = record.key
+        var values = declaration.values(row)
+        if values.count > 1 { values = Array(Set(values)) }
+        let authorship = declaration.author?(row)
+        for value in values {
+            let changed = keys.modify(value) { set -> Bool in
+                var keys = set ?? LocalKeySet()
+                set = nil
+                let changed = inserting ? keys.insert(key) : keys.remove(key)
+                set = keys.isEmpty ? nil : keys
+                return changed
+            }
+            if changed, let authorship { authors.add(authorship, in: value, delta: inserting ? 1 : -1) }
+        }
+    }
+
+    /// The keys of the rows filed under `value`, in no particular order.
+    package func keys(equalTo value: Value) -> [RecordKey] {
+        keys[value]?.elements ?? []
+    }
+
+    /// How many rows are filed under `value` and pass `filter` (every row, if the index has no author).
+    /// - Complexity: O(number of hidden authors in `filter`).
+    package func count(equalTo value: Value, where filter: RowFilter) -> Int {
+        let total = keys[value]?.count ?? 0
+        guard declaration.author != nil else { return total }
+        return authors.count(total: total, in: value, where: filter)
+    }
+}
+
+extension LocalIndex {
+    /// How many shards of its maps this index shares with `other` (the same storage), and how many it has: for
+    /// tests that check what a write copies.
+    package func sharedShards(with other: LocalIndex) -> (shared: Int, total: Int) {
+        (keys.sharedShardCount(with: other.keys) + authors.sharedShardCount(with: other.authors),
+         ShardedMap<Value, Int>.shardCount + authors.shardCount)
+    }
+}
+
+extension LocalIndex {
+    /// Whether the row with `key` is filed under `value`.
+    package func contains(_ key: RecordKey, equalTo value: Value) -> Bool {
+        keys[value]?.contains(key) ?? false
+    }
+}

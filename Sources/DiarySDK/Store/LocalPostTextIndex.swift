@@ -1,0 +1,142 @@
+import Foundation
+
+/// The local stores' text index of the posts, so a search finds its candidates without reading every post.
+///
+/// A post's searchable text (``SearchText/searchable(_:)``) is split into tokens: maximal runs of characters that
+/// are not separators (whitespace, punctuation, symbols; see ``isSeparator(_:)``). The index keeps, for every
+/// distinct token, the posts it occurs in, and for every 1-, 2- and 3-character gram of a token, the tokens it occurs
+/// in. A query word with no separator in it can only occur inside one token, so the posts containing it are exactly
+/// the posts of the tokens that contain it; the grams find those tokens without a walk over the vocabulary. A word
+/// with separators gives each of its pieces as a necessary condition, and the candidates are checked with
+/// ``PostTextQuery/matches(_:)``.
+///
+/// Everything compares ``Character``s, as `String.contains` does, so canonically equivalent text matches here
+/// exactly when it matches there. Posts are numbered (a `UInt32` each, in the order they were indexed; numbers are
+/// never reused while the index lives, which is the life of the process) to keep posting sets small.
+///
+/// - Complexity: Indexing a post is O(its length). A write to a copy shared with a reader copies one shard of each
+///   map it touches and one shard of each posting set (see ``ShardedMap`` and ``LocalKeySet``).
+package struct LocalPostTextIndex: Sendable {
+    struct Token: Sendable {
+        var number: UInt32
+        var posts = LocalKeySet<UInt32>()
+    }
+
+    /// Each post's number.
+    private(set) var numbers = ShardedMap<Post.ID, UInt32>()
+    /// Each number's post.
+    private(set) var postIDs = ShardedMap<UInt32, Post.ID>()
+    private var nextPost: UInt32 = 0
+    /// Every distinct token, with the posts it occurs in.
+    private(set) var tokens = ShardedMap<String, Token>()
+    /// Each token number's text.
+    private(set) var tokenText = ShardedMap<UInt32, String>()
+    private var nextToken: UInt32 = 0
+    /// The tokens each 1-, 2- and 3-character gram occurs in.
+    private(set) var grams = ShardedMap<String, LocalKeySet<UInt32>>()
+
+    package init() {}
+
+    /// The longest gram kept.
+    private static let gramLength = 3
+
+    /// Whether a character separates tokens. A property of the character that canonically equivalent characters
+    /// share, so the split agrees with `String`'s comparison.
+    package static func isSeparator(_ character: Character) -> Bool {
+        character.isWhitespace || character.isPunctuation || character.isSymbol
+    }
+
+    /// The distinct tokens of a post's searchable text.
+    package static func tokens(of post: PostRecord) -> Set<String> {
+        Set(SearchText.searchable(post).split(whereSeparator: isSeparator).map(String.init))
+    }
+
+    /// Indexes a new post.
+    package mutating func insert(_ post: PostRecord) {
+        let number = nextPost
+        // Numbers run out after 4 billion posts indexed in one process; they are not persisted.
+        nextPost &+= 1
+        numbers.updateValue(number, forKey: post.id)
+        postIDs.updateValue(post.id, forKey: number)
+        for token in Self.tokens(of: post) { add(number, to: token) }
+    }
+
+    /// Re-indexes a post whose row changed: only the tokens it gained or lost are touched.
+    package mutating func replace(_ old: PostRecord, with new: PostRecord) {
+        guard old.id == new.id, let number = numbers[old.id] else {
+            remove(old)
+            insert(new)
+            return
+        }
+        let before = Self.tokens(of: old)
+        let after = Self.tokens(of: new)
+        for token in before.subtracting(after) { take(number, from: token) }
+        for token in after.subtracting(before) { add(number, to: token) }
+    }
+
+    /// Takes a post out of the index.
+    package mutating func remove(_ post: PostRecord) {
+        guard let number = numbers.updateValue(nil, forKey: post.id) else { return }
+        postIDs.updateValue(nil, forKey: number)
+        for token in Self.tokens(of: post) { take(number, from: token) }
+    }
+
+    private mutating func add(_ post: UInt32, to token: String) {
+        var isNew = false
+        var tokenNumber: UInt32 = 0
+        let unused = nextToken
+        tokens.modify(token) { entry in
+            if entry == nil {
+                entry = Token(number: unused)
+                isNew = true
+            }
+            tokenNumber = entry!.number
+            entry!.posts.insert(post)
+        }
+        guard isNew else { return }
+        nextToken &+= 1
+        tokenText.updateValue(token, forKey: tokenNumber)
+        for gram in Self.grams(of: token) {
+            grams.modify(gram) { set in
+                var tokens = set ?? LocalKeySet()
+                set = nil
+                tokens.insert(tokenNumber)
+                set = tokens
+            }
+        }
+    }
+
+    private mutating func take(_ post: UInt32, from token: String) {
+        var emptied: UInt32?
+        tokens.modify(token) { entry in
+            guard entry != nil else { return }
+            entry!.posts.remove(post)
+            if entry!.posts.isEmpty {
+                emptied = entry!.number
+                entry = nil
+            }
+        }
+        guard let tokenNumber = emptied else { return }
+        tokenText.updateValue(nil, forKey: tokenNumber)
+        for gram in Self.grams(of: token) {
+            grams.modify(gram) { set in
+                guard var tokens = set else { return }
+                set = nil
+                tokens.remove(tokenNumber)
+                set = tokens.isEmpty ? nil : tokens
+            }
+        }
+    }
+
+    /// Every run of 1 to ``gramLength`` characters of a token.
+    private static func grams(of token: String) -> Set<String> {
+        let characters = Array(token)
+        var grams: Set<String> = []
+        for length in 1...gramLength where length <= characters.count {
+            for start in 0...(characters.count - length) {
+                grams.insert(String(characters[start..<(start + length)]))
+            }
+        }
+        return grams
+    }
+}

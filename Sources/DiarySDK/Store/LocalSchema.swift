@@ -1,0 +1,68 @@
+import Foundation
+
+/// Where ``LocalDatabase`` keeps each table, index and listing: positions derived once from ``StorageSchema``, so
+/// a declaration added there is kept here with no other edit.
+package enum LocalSchema {
+    /// Each kind's table position.
+    static let tablePosition: [RecordKind: Int] = Dictionary(
+        uniqueKeysWithValues: RecordKind.allCases.enumerated().map { ($1, $0) }
+    )
+
+    /// Each index's position in ``StorageSchema/allIndices``, by name.
+    static let indexPosition: [String: Int] = Dictionary(
+        StorageSchema.allIndices.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }
+    )
+
+    /// Each listing's position in ``StorageSchema/allListings``, by name.
+    static let listingPosition: [String: Int] = Dictionary(
+        StorageSchema.allListings.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first }
+    )
+
+    /// The positions of the indices over each table, by table position.
+    static let indicesOfTable: [[Int]] = RecordKind.allCases.map { kind in
+        StorageSchema.allIndices.indices.filter { StorageSchema.allIndices[$0].kind == kind }
+    }
+
+    /// The positions of the listings over each table, by table position.
+    static let listingsOfTable: [[Int]] = RecordKind.allCases.map { kind in
+        StorageSchema.allListings.indices.filter { StorageSchema.allListings[$0].kind == kind }
+    }
+
+    /// An empty local index for every declared index.
+    static func makeIndices() -> [any LocalIndexStorage] {
+        StorageSchema.allIndices.map { declaration in
+            guard let maker = declaration as? any LocalIndexMaking else {
+                preconditionFailure("\(declaration.name) is not a StorageIndex")
+            }
+            return maker.makeLocalIndex()
+        }
+    }
+
+    /// An empty local listing for every declared listing.
+    static func makeListings() -> [any LocalListingStorage] {
+        StorageSchema.allListings.map { declaration in
+            guard let maker = declaration as? any LocalListingMaking else {
+                preconditionFailure("\(declaration.name) is not a StorageListing")
+            }
+            return maker.makeLocalListing()
+        }
+    }
+}
+
+/// A declaration that makes its local index: how ``LocalSchema`` opens an `any StorageIndexDeclaration`.
+protocol LocalIndexMaking {
+    func makeLocalIndex() -> any LocalIndexStorage
+}
+
+/// A declaration that makes its local listing.
+protocol LocalListingMaking {
+    func makeLocalListing() -> any LocalListingStorage
+}
+
+extension StorageIndex: LocalIndexMaking {
+    func makeLocalIndex() -> any LocalIndexStorage { LocalIndex(self) }
+}
+
+extension StorageListing: LocalListingMaking {
+    func makeLocalListing() -> any LocalListingStorage { LocalListing(self) }
+}
