@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// `closed.json`: written by every clean close, it records the journal the store ended in and the sequence of its

@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// `data-loss.json`: written by an open that found acknowledged records missing, before `closed.json` is lowered to

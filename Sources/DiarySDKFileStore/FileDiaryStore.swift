@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// The file-backed ``DiaryStore``: one database in memory behind a lock, made durable by a write-ahead journal

@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// The file operations the store uses, behind a small seam so tests can inject failures (a full disk, a failing

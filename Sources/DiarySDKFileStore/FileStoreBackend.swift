@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// A complete backend that keeps its data as JSON files in a directory: the embedded default for apps that work

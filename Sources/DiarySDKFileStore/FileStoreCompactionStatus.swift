@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 
 /// How the background compaction is doing: read it from ``FileStoreBackend/compactionStatus`` to notice a store
 /// that cannot compact (a full disk, a file-size limit, permissions) long before its journal gets large.

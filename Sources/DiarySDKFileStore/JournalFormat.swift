@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// The byte layout of `journal-<generation>.log`: records appended one after another, each

@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// The layout of `snapshot-<generation>.json`: one header line of JSON, then the body, a JSON array of sections,

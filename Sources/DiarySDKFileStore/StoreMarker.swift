@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// A small JSON file beside the journals that records something the next open must know (``CloseMarker``,

@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// A ``StoreRecord`` as the file store writes it: one JSON object with one key naming the kind,

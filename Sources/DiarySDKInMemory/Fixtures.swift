@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// Builders for every entity, used inside ``InMemoryBackend/seed(_:)`` to set up a test's world in one step.
@@ -211,9 +211,7 @@ extension InMemoryBackend {
         let result = try build(&fixtures)
         for (id, data) in fixtures.blobs { store.saveBlobNow(data, for: id) }
         let records = fixtures.records
-        store.mutate { transaction in
-            for record in records { transaction.put(record) }
-        }
+        store.put(records)
         return result
     }
 }

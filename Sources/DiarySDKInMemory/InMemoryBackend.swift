@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// A complete backend that keeps everything in memory: for previews, for demos, and as the unit-test fake of an
@@ -147,7 +147,10 @@ public final class InMemoryBackend: Sendable {
     }
 
     /// Everything stored, as plain values to assert on.
+    ///
+    /// Asynchronous: posts and comments are shown through the engine's own rules, which read the store
+    /// asynchronously.
     public var contents: InMemoryContents {
-        InMemoryContents(database: store.snapshot, attachmentFiles: store.blobCount())
+        get async throws { try await InMemoryContents(database: store.snapshot, attachmentFiles: store.blobCount()) }
     }
 }

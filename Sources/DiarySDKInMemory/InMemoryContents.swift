@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 /// A snapshot of what an ``InMemoryBackend`` holds, for assertions. Content is shown as its author sees it.
@@ -32,28 +32,65 @@ public struct InMemoryContents: Sendable {
     /// Every registered push token, by user.
     public var deviceTokens: [User.ID: [DeviceToken]]
 
-    init(database db: DiaryDatabase, attachmentFiles: Int) {
-        users = db.users.values.sorted { $0.createdAt < $1.createdAt }
-        diaries = db.diaries.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-        books = db.books.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-        posts = db.posts.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-            .map { AccessPolicy.view(of: $0, viewer: $0.authorID, in: db) }
-        comments = db.comments.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-            .map { AccessPolicy.view(of: $0, viewer: $0.authorID, in: db) }
-        likes = db.likes.values.flatMap(\.values).sorted { $0.createdAt < $1.createdAt }.map { ($0.userID, $0.postID) }
-        follows = db.follows.values.flatMap(\.values).sorted { $0.createdAt < $1.createdAt }.map { ($0.from, $0.to) }
-        blocks = db.blocks.values.flatMap(\.values).sorted { $0.createdAt < $1.createdAt }.map { ($0.from, $0.to) }
-        reports = db.reports.values.sorted { $0.createdAt < $1.createdAt }
-        notifications = db.notifications.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.map {
-            DiaryNotification(
-                id: $0.id, recipientID: $0.recipientID, kind: $0.kind,
-                actor: $0.actorID.flatMap { AccessPolicy.summary(of: $0, in: db) }, bookID: $0.bookID,
-                diaryID: $0.diaryID, postID: $0.postID, commentID: $0.commentID, createdAt: $0.createdAt,
-                isRead: $0.isRead)
+    init(database db: LocalDatabase, attachmentFiles: Int) async throws {
+        var users: [User] = [], diaries: [Diary] = [], books: [DiaryBook] = [], posts: [PostRecord] = []
+        var comments: [CommentRecord] = [], likes: [LikeRecord] = [], follows: [EdgeRecord] = []
+        var blocks: [EdgeRecord] = [], reports: [Report] = [], notifications: [NotificationRecord] = []
+        var blogs: [Blog] = [], attachments: [Attachment] = [], devices: [DeviceRecord] = []
+        for record in db.allRecords {
+            switch record {
+            case .user(let row): users.append(row)
+            case .diary(let row): diaries.append(row)
+            case .book(let row): books.append(row)
+            case .post(let row): posts.append(row)
+            case .comment(let row): comments.append(row)
+            case .like(let row): likes.append(row)
+            case .follow(let row): follows.append(row)
+            case .block(let row): blocks.append(row)
+            case .report(let row): reports.append(row)
+            case .notification(let row): notifications.append(row)
+            case .blog(let row): blogs.append(row)
+            case .attachment(let row): attachments.append(row)
+            case .device(let row): devices.append(row)
+            case .credential, .session, .membership, .anonymousBlock: break
+            }
         }
-        blogs = db.blogs.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-        attachments = db.attachments.values.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        let reader = LocalSnapshot(db)
+        self.users = users.sorted { $0.createdAt < $1.createdAt }
+        self.diaries = diaries.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        self.books = books.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        var postViews: [Post] = []
+        for post in posts.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
+            let author = try await Viewer.load(post.authorID, in: reader)
+            postViews.append(try await AccessPolicy.view(of: post, viewer: author, in: reader))
+        }
+        self.posts = postViews
+        var commentViews: [Comment] = []
+        for comment in comments.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
+            let author = try await Viewer.load(comment.authorID, in: reader)
+            commentViews.append(try await AccessPolicy.view(of: comment, viewer: author, in: reader))
+        }
+        self.comments = commentViews
+        self.likes = likes.sorted { $0.createdAt < $1.createdAt }.map { ($0.userID, $0.postID) }
+        self.follows = follows.sorted { $0.createdAt < $1.createdAt }.map { ($0.from, $0.to) }
+        self.blocks = blocks.sorted { $0.createdAt < $1.createdAt }.map { ($0.from, $0.to) }
+        self.reports = reports.sorted { $0.createdAt < $1.createdAt }
+        var notificationViews: [DiaryNotification] = []
+        for record in notifications.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) {
+            var actor: AuthorSummary?
+            if let actorID = record.actorID { actor = try await AccessPolicy.summary(of: actorID, in: reader) }
+            notificationViews.append(
+                DiaryNotification(
+                    id: record.id, recipientID: record.recipientID, kind: record.kind, actor: actor,
+                    bookID: record.bookID, diaryID: record.diaryID, postID: record.postID, commentID: record.commentID,
+                    createdAt: record.createdAt, isRead: record.isRead))
+        }
+        self.notifications = notificationViews
+        self.blogs = blogs.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        self.attachments = attachments.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         self.attachmentFiles = attachmentFiles
-        deviceTokens = db.devices.mapValues { $0.values.sorted { $0.registeredAt < $1.registeredAt }.map(\.device) }
+        self.deviceTokens = Dictionary(grouping: devices, by: \.userID).mapValues {
+            $0.sorted { $0.registeredAt < $1.registeredAt }.map(\.device)
+        }
     }
 }

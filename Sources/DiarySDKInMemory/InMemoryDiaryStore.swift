@@ -1,15 +1,26 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
-/// The in-memory ``DiaryStore``: one database behind a lock, plus fault injection and latency for tests.
-final class InMemoryDiaryStore: DiaryStore {
+/// The in-memory ``DiaryStorage``: the committed database as a value, plus fault injection and latency for tests.
+///
+/// A read works on the committed value it finds (a copy that shares storage), so it never waits for a write or for
+/// another read. Writes run one at a time, each on its own copy, which becomes the committed value when the body
+/// returns.
+final class InMemoryDiaryStore: DiaryStorage {
     struct Fault: Sendable {
         var operationPrefix: String?
         var remaining: Int?
         var error: DiaryError
     }
 
-    private let database = Locked(DiaryDatabase())
+    /// The committed database and how many times it was replaced (by writes, fixtures or a reset).
+    private struct Committed {
+        var database = LocalDatabase()
+        var generation = 0
+    }
+
+    private let committed = Locked(Committed())
+    private let writers = WriterQueue()
     private let blobs = Locked<[Attachment.ID: Data]>([:])
     private let faults = Locked<[Fault]>([])
     private let latency = Locked<TimeInterval>(0)
@@ -17,25 +28,36 @@ final class InMemoryDiaryStore: DiaryStore {
     private let hub = ChangeHub()
 
     func read<Result: Sendable>(
-        _ operation: String, _ body: @Sendable (DiaryDatabase) throws -> Result
+        _ operation: String, _ body: @Sendable (any StorageReader) async throws -> Result
     ) async throws -> Result {
         try await prepare(operation)
-        return try database.withLock { try body($0) }
+        return try await body(LocalSnapshot(committed.current.database))
     }
 
     func write<Result: Sendable>(
-        _ operation: String, _ body: @Sendable (inout DiaryTransaction) throws -> Result
+        _ operation: String, _ body: @Sendable (any StorageTransaction) async throws -> Result
     ) async throws -> Result {
         try await prepare(operation)
-        let (result, removedBlobs) = try database.withLock { db in
-            let outcome = try DiaryTransaction.run(on: &db, body, commit: { _ in })
+        return try await writers.run {
+            let base = committed.current
+            let transaction = LocalTransaction(database: base.database)
+            let result = try await body(transaction)
+            let outcome = transaction.finish()
+            committed.withLock { state in
+                if state.generation == base.generation {
+                    state.database = outcome.database
+                } else {
+                    // Fixtures were added meanwhile (they do not queue behind writers): keep them.
+                    for mutation in outcome.mutations { state.database.apply(mutation) }
+                }
+                state.generation += 1
+            }
             hub.publish(outcome.mutations)
-            return (outcome.result, outcome.removedBlobs)
+            if !outcome.removedBlobs.isEmpty {
+                blobs.withLock { stored in for id in outcome.removedBlobs { stored[id] = nil } }
+            }
+            return result
         }
-        if !removedBlobs.isEmpty {
-            blobs.withLock { stored in for id in removedBlobs { stored[id] = nil } }
-        }
-        return result
     }
 
     func saveBlob(_ data: Data, for id: Attachment.ID) async throws {
@@ -92,15 +114,20 @@ final class InMemoryDiaryStore: DiaryStore {
         log.withLock { $0.removeAll() }
     }
 
-    var snapshot: DiaryDatabase { database.withLock { $0 } }
+    var snapshot: LocalDatabase { committed.current.database }
 
     func blobCount() -> Int { blobs.withLock { $0.count } }
 
-    func mutate(_ body: (inout DiaryTransaction) throws -> Void) rethrows {
-        try database.withLock { db in
-            let outcome = try DiaryTransaction.run(on: &db, body, commit: { _ in })
-            hub.publish(outcome.mutations)
+    /// Puts rows at once, without queueing behind writers: how fixtures are added.
+    func put(_ records: [StoreRecord]) {
+        let mutations = committed.withLock { state -> [StoreMutation] in
+            state.generation += 1
+            return records.compactMap { record in
+                let before = state.database.put(record)
+                return before == record ? nil : StoreMutation(before: before, after: record)
+            }
         }
+        hub.publish(mutations)
     }
 
     func saveBlobNow(_ data: Data, for id: Attachment.ID) {
@@ -108,7 +135,10 @@ final class InMemoryDiaryStore: DiaryStore {
     }
 
     func reset() {
-        database.withLock { $0 = DiaryDatabase() }
+        committed.withLock { state in
+            state.database = LocalDatabase()
+            state.generation += 1
+        }
         blobs.withLock { $0.removeAll() }
         clearFaults()
         clearLog()
