@@ -32,10 +32,10 @@ final class FileDiaryStore: DiaryStore {
         var journal: Journal
         var sequence: UInt64
         var snapshotBytes: Int
-        /// The journal's encoder: the SDK's wire format without sorting keys, which is a third of the cost of
-        /// encoding a small transaction and does not matter for a log read front to back.
+        /// The journal's encoder: persisted rows without sorting keys, which is a third of the cost of encoding a
+        /// small transaction and does not matter for a log read front to back.
         var encoder: JSONEncoder = {
-            let encoder = JSONEncoder.diary()
+            let encoder = JSONEncoder.persisted()
             encoder.outputFormatting.remove(.sortedKeys)
             return encoder
         }()

@@ -11,7 +11,14 @@ struct JournalReplay {
     private var source: String
     /// How many transactions were applied.
     private(set) var replayed = 0
-    private let decoder = JSONDecoder.diary()
+    /// Each record sets the layout its rows are read in (see ``JournalTransaction/init(from:)``).
+    private let layout = PersistedLayout.Slot()
+    private let decoder: JSONDecoder
+    /// Whether any record read so far was written in a layout older than ``PersistedLayout/current``.
+    private(set) var readOlderLayout = false
+    /// The newest journal replayed: its generation, whether it begins with a start record in the current layout,
+    /// and how many transactions it held after that.
+    private(set) var last: (generation: Int, startsInCurrentLayout: Bool, transactions: Int)?
 
     /// Starts after a snapshot.
     /// - Parameters:
@@ -20,6 +27,7 @@ struct JournalReplay {
     init(after snapshotSequence: UInt64?, of snapshotFile: String) {
         sequence = snapshotSequence
         source = snapshotFile
+        decoder = JSONDecoder.persisted(layout)
     }
 
     /// Checks and applies one journal's records.
@@ -36,6 +44,7 @@ struct JournalReplay {
         _ data: Data, path: String, generation: Int, isLast: Bool, into database: inout DiaryDatabase
     ) throws -> JournalFormat.Scan {
         let scan = try JournalFormat.scan(data, file: path, allowTornTail: isLast)
+        last = (generation, false, 0)
         for (index, (payload, offset)) in zip(scan.payloads, scan.offsets).enumerated() {
             let transaction: JournalTransaction
             do {
@@ -45,6 +54,7 @@ struct JournalReplay {
                     .storageCorrupted, "the journal \(path) has an unreadable record at byte offset \(offset)",
                     underlying: error)
             }
+            if transaction.layout < .current { readOlderLayout = true }
             if let opened = transaction.opensJournal {
                 guard index == 0, opened == generation else {
                     throw DiaryError(
@@ -58,6 +68,7 @@ struct JournalReplay {
                             + "sequence \(transaction.sequence)")
                 }
                 sequence = transaction.sequence
+                last?.startsInCurrentLayout = transaction.layout == .current
                 continue
             }
             if let sequence, transaction.sequence != sequence + 1 {
@@ -70,6 +81,7 @@ struct JournalReplay {
             sequence = transaction.sequence
             source = path
             replayed += 1
+            last?.transactions += 1
         }
         return scan
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A stored password: PBKDF2-HMAC-SHA256 with a per-user salt. The password itself is never stored.
-package struct CredentialRecord: Codable, Hashable, Sendable {
+package struct CredentialRecord: Hashable, Sendable {
     package var userID: User.ID
     package var email: String
     package var salt: String
@@ -21,7 +21,7 @@ package struct CredentialRecord: Codable, Hashable, Sendable {
 }
 
 /// A local session: only the SHA-256 of the token is stored.
-package struct SessionRecord: Codable, Hashable, Sendable {
+package struct SessionRecord: Hashable, Sendable {
     package var tokenHash: String
     package var userID: User.ID
     package var createdAt: Date
@@ -34,7 +34,7 @@ package struct SessionRecord: Codable, Hashable, Sendable {
 }
 
 /// A push token registered by a user.
-package struct DeviceRecord: Codable, Hashable, Sendable {
+package struct DeviceRecord: Hashable, Sendable {
     package var userID: User.ID
     package var device: DeviceToken
     package var registeredAt: Date
@@ -47,7 +47,7 @@ package struct DeviceRecord: Codable, Hashable, Sendable {
 }
 
 /// A user's membership of a book.
-package struct MembershipRecord: Codable, Hashable, Sendable {
+package struct MembershipRecord: Hashable, Sendable {
     package var bookID: DiaryBook.ID
     package var userID: User.ID
     package var role: BookMember.Role
@@ -62,7 +62,7 @@ package struct MembershipRecord: Codable, Hashable, Sendable {
 }
 
 /// A comment as stored: the author is always known to the store, never to other users of anonymous comments.
-package struct CommentRecord: Codable, Hashable, Sendable {
+package struct CommentRecord: Hashable, Sendable {
     package var id: Comment.ID
     package var target: CommentTarget
     package var parentID: Comment.ID?
@@ -87,7 +87,7 @@ package struct CommentRecord: Codable, Hashable, Sendable {
 }
 
 /// A post as stored.
-package struct PostRecord: Codable, Hashable, Sendable {
+package struct PostRecord: Hashable, Sendable {
     package var id: Post.ID
     package var authorID: User.ID
     package var isAnonymous: Bool
@@ -116,7 +116,7 @@ package struct PostRecord: Codable, Hashable, Sendable {
 }
 
 /// A like.
-package struct LikeRecord: Codable, Hashable, Sendable {
+package struct LikeRecord: Hashable, Sendable {
     package var userID: User.ID
     package var postID: Post.ID
     package var createdAt: Date
@@ -133,7 +133,7 @@ package struct LikeRecord: Codable, Hashable, Sendable {
 /// An anonymous block (``StoreRecord/anonymousBlock(_:)``) is kept apart from user blocks: `from` blocked the author
 /// of one of `to`'s anonymous posts or comments without learning who it is, so it hides `to`'s anonymous content
 /// from `from` and nothing else, and is never listed by name.
-package struct EdgeRecord: Codable, Hashable, Sendable {
+package struct EdgeRecord: Hashable, Sendable {
     package var from: User.ID
     package var to: User.ID
     package var createdAt: Date
@@ -146,7 +146,7 @@ package struct EdgeRecord: Codable, Hashable, Sendable {
 }
 
 /// A notification as stored: the actor is resolved when read, so nickname changes show.
-package struct NotificationRecord: Codable, Hashable, Sendable {
+package struct NotificationRecord: Hashable, Sendable {
     package var id: DiaryNotification.ID
     package var recipientID: User.ID
     package var kind: NotificationKind
@@ -179,8 +179,10 @@ package struct NotificationRecord: Codable, Hashable, Sendable {
 
 /// One stored row of any kind: the unit of snapshots, journals and change events.
 ///
-/// The JSON form is `{"kind": value}`, for example `{"diary": {...}}`; docs/FileStoreFormat.md documents it.
-package enum StoreRecord: Codable, Hashable, Sendable {
+/// Rows are not written through the public types' coding: `StoreRecord`'s `Codable` (`{"kind": row}`, for example
+/// `{"diary": {...}}`) and ``encodeRow(with:)`` go through the persisted row types in `Persisted/`, whose explicit
+/// keys and ``PersistedLayout`` fix the format; docs/FileStoreFormat.md documents it.
+package enum StoreRecord: Hashable, Sendable {
     case user(User)
     case credential(CredentialRecord)
     case session(SessionRecord)
@@ -223,8 +225,8 @@ package enum StoreRecord: Codable, Hashable, Sendable {
     }
 }
 
-/// The identity of a stored row.
-package enum RecordKey: Codable, Hashable, Sendable {
+/// The identity of a stored row (coded through `RecordKey+Persisted.swift`).
+package enum RecordKey: Hashable, Sendable {
     case user(User.ID)
     case credential(User.ID)
     case session(String)
