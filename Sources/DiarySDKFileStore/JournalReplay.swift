@@ -49,6 +49,10 @@ struct JournalReplay {
             let transaction: JournalTransaction
             do {
                 transaction = try decoder.decode(JournalTransaction.self, from: payload)
+            } catch let newer as PersistedLayout.NewerLayout {
+                throw DiaryError(
+                    .storageCorrupted,
+                    "the journal \(path) has a record at byte offset \(offset) with \(newer); update the app to open it")
             } catch {
                 throw DiaryError(
                     .storageCorrupted, "the journal \(path) has an unreadable record at byte offset \(offset)",

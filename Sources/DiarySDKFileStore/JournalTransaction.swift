@@ -51,21 +51,19 @@ struct JournalTransaction: Codable, Sendable {
         self.layout = .current
     }
 
+    /// - Throws: ``PersistedLayout/NewerLayout`` for a record in a layout this code does not know.
+    ///
     /// Reads the record's layout first and, when the decoder reads through a ``PersistedLayout/Slot``, sets it
     /// there, so the rows are read in the layout they were written in.
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let number = try container.decodeIfPresent(Int.self, forKey: .layout) ?? PersistedLayout.synthesized.rawValue
-        guard let layout = PersistedLayout(rawValue: number) else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .layout, in: container,
-                debugDescription: "rows in layout \(number), newer than this version of DiarySDK reads")
-        }
+        let layout = try PersistedLayout(reading: container.decodeIfPresent(Int.self, forKey: .layout))
         if let slot = decoder.userInfo[PersistedLayout.userInfoKey] as? PersistedLayout.Slot {
             slot.layout = layout
         } else if PersistedLayout.of(decoder) != layout {
             throw DecodingError.dataCorruptedError(
-                forKey: .layout, in: container, debugDescription: "a layout \(number) record read as another layout")
+                forKey: .layout, in: container,
+                debugDescription: "a layout \(layout.rawValue) record read as another layout")
         }
         self.layout = layout
         sequence = try container.decode(UInt64.self, forKey: .sequence)

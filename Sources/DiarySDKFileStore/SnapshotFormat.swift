@@ -129,9 +129,11 @@ enum SnapshotFormat {
             throw corrupted(0, "the header line is not a snapshot header", error)
         }
         guard header.format == formatName else { throw corrupted(0, "not a snapshot header") }
-        let layoutNumber = header.layout ?? PersistedLayout.synthesized.rawValue
-        guard let layout = PersistedLayout(rawValue: layoutNumber) else {
-            throw corrupted(0, "its rows are in layout \(layoutNumber), newer than this version of DiarySDK reads")
+        let layout: PersistedLayout
+        do {
+            layout = try PersistedLayout(reading: header.layout)
+        } catch {
+            throw DiaryError(.storageCorrupted, "the snapshot \(file) holds \(error); update the app to open it")
         }
         let bodyStart = newline + 1
         guard data.count - bodyStart == header.bodyLength else {

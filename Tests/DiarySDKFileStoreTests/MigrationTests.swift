@@ -148,4 +148,68 @@ struct MigrationTests {
         #expect(again.allRecords == StoreFixture.expectedRecords)
         try await again.close()
     }
+
+    /// A crash after the migration started journal 3 but before it wrote `store.json`, then an older release opened
+    /// the store (still schema 3 to it) and wrote: journal 3 starts in the current layout and goes on in the old one.
+    /// Each record says its layout, so every row reads back, and the next open finishes the migration into a new
+    /// generation.
+    @Test func aJournalThatAnOlderReleaseWroteOnAfterAnInterruptedMigrationIsReadRecordByRecord() async throws {
+        let directory = try Self.copyOfFixture("store-schema3")
+        defer { directory.remove() }
+        // What the old release appends: a row in the synthesized layout, without a `layout` key.
+        let legacyComment = #"{"changes":[{"put":{"comment":{"authorID":"00000000-0000-4000-8000-000000000003","#
+            + #""body":"Written by the old release.","createdAt":"2026-11-24T08:00:00.123456Z","#
+            + #""id":"00000000-0000-4000-8000-000000000066","isAnonymous":false,"#
+            + #""target":{"post":{"_0":"00000000-0000-4000-8000-000000000050"}},"#
+            + #""updatedAt":"2026-11-24T08:00:00.123456Z"}}}],"sequence":6}"#
+        var journal = try JournalFormat.newJournal(generation: 3, after: 5)
+        journal.append(JournalFormat.frame(Data(legacyComment.utf8)))
+        try journal.write(to: directory.file("journal-3.log"))
+
+        let backend = try directory.open(clock: Self.migrationTime)
+        #expect(backend.openReport.migrations == [.init(from: 3, to: 4)])
+        #expect(backend.openReport.generation == 4)
+        let comment = CommentRecord(
+            id: StoreFixture.id(66), target: .post(StoreFixture.originalPost), parentID: nil, authorID: StoreFixture.carol,
+            isAnonymous: false, body: "Written by the old release.", mood: nil,
+            createdAt: StoreFixture.at(86_400), updatedAt: StoreFixture.at(86_400))
+        var expected = DiaryDatabase()
+        expected.put(contentsOf: StoreFixture.expectedRecords + [.comment(comment)])
+        #expect(backend.allRecords == expected.allRecords)
+        try await backend.close()
+        let names = try directory.names()
+        #expect(names.contains("snapshot-4.json") && names.contains("journal-4.log"))
+        #expect(!names.contains("journal-3.log") && !names.contains("snapshot-2.json"))
+        let kept = try FileManager.default.contentsOfDirectory(
+            atPath: directory.file(FileDiaryStore.replacedFilesFolder).path)
+        #expect(kept.sorted() == ["journal-2.log", "journal-3.log", "snapshot-2.json"])
+        let again = try directory.open()
+        #expect(again.openReport.migrations.isEmpty)
+        #expect(again.allRecords == expected.allRecords)
+        try await again.close()
+    }
+
+    /// Files whose rows are in a layout newer than this code reads are refused, naming the layout, and left as
+    /// they are.
+    @Test func rowsInANewerLayoutAreRefusedAndLeftUntouched() async throws {
+        let directory = try Self.copyOfFixture("store-schema3")
+        defer { directory.remove() }
+        try await directory.open().close()
+        var snapshot = try String(contentsOf: directory.file("snapshot-3.json"), encoding: .utf8)
+        snapshot = snapshot.replacingOccurrences(of: #""layout":2,"#, with: #""layout":9,"#)
+        try snapshot.write(to: directory.file("snapshot-3.json"), atomically: true, encoding: .utf8)
+        let before = try directory.contents()
+        let error = try #require(openError(directory))
+        #expect(error.code == .storageCorrupted)
+        #expect(error.message.contains("layout 9, newer than this version of DiarySDK reads"))
+        #expect(try directory.contents() == before)
+
+        let payload = #"{"changes":[],"layout":9,"opensJournal":3,"sequence":5}"#
+        try JournalFormat.frame(Data(payload.utf8)).write(to: directory.file("journal-3.log"))
+        snapshot = snapshot.replacingOccurrences(of: #""layout":9,"#, with: #""layout":2,"#)
+        try snapshot.write(to: directory.file("snapshot-3.json"), atomically: true, encoding: .utf8)
+        let journalError = try #require(openError(directory))
+        #expect(journalError.code == .storageCorrupted)
+        #expect(journalError.message.contains("layout 9, newer than this version of DiarySDK reads"))
+    }
 }

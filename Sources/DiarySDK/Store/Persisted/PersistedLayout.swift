@@ -20,6 +20,24 @@ package enum PersistedLayout: Int, Sendable, Comparable, CaseIterable {
 
     package static func < (lhs: PersistedLayout, rhs: PersistedLayout) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// A layout number that this code does not know: written by a newer version of DiarySDK.
+    package struct NewerLayout: Error, Sendable, CustomStringConvertible {
+        package var number: Int
+
+        package var description: String {
+            "rows in layout \(number), newer than this version of DiarySDK reads (up to \(PersistedLayout.current.rawValue))"
+        }
+    }
+
+    /// The layout a file says it is in; `nil` (no layout named) is ``synthesized``.
+    /// - Throws: ``NewerLayout`` for a number this code does not know.
+    package init(reading number: Int?) throws {
+        guard let layout = PersistedLayout(rawValue: number ?? PersistedLayout.synthesized.rawValue) else {
+            throw NewerLayout(number: number ?? 0)
+        }
+        self = layout
+    }
+
     /// The `userInfo` key under which a decoder carries the layout it reads (the current one when absent).
     package static let userInfoKey = CodingUserInfoKey(rawValue: "DiarySDK.PersistedLayout")!
 
