@@ -6,7 +6,7 @@ extension FileDiaryStore {
     /// `generation`.
     struct Compaction {
         var generation: Int
-        var database: DiaryDatabase
+        var database: LocalDatabase
         /// The sequence of the last record before journal `generation`; `nil` when unknown (see
         /// ``SnapshotFormat/encode(_:generation:sequence:)``).
         var sequence: UInt64?
@@ -33,7 +33,7 @@ extension FileDiaryStore {
     /// When the journal has outgrown its threshold: retries a pending compaction if there is one, else starts
     /// journal generation `n + 1` (its start record written and made durable first, so every later write lands in
     /// it) and hands a copy of the database, as of the end of journal `n`, to the background compaction. Called
-    /// under the lock, after a successful write.
+    /// under the lock by a caller holding ``writers``, after a successful write.
     func startCompactionIfDue(_ state: inout State, force: Bool = false) -> Compaction? {
         guard !state.isCompacting else { return nil }
         if let pending = state.pendingCompaction {
@@ -119,7 +119,8 @@ extension FileDiaryStore {
     /// written since.
     func compactNow() async throws {
         while true {
-            let compaction: Compaction? = try await run(on: fileQueue) {
+            // Queued with the writers: starting a journal generation must not race a write appending to the current one.
+            let compaction: Compaction? = try await writers.run {
                 try self.state.withLock { state in
                     guard !state.isClosed else { throw self.closedError }
                     guard !state.isCompacting else { return nil }

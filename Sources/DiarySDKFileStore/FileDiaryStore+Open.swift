@@ -64,7 +64,8 @@ extension FileDiaryStore {
         report.createdStore = found == nil
         try FileStoreSchema.checkSupported(header, directory: directory)
         report.foundSchemaVersion = header.schemaVersion
-        report.migrations = try FileStoreSchema.migrate(header, in: directory, io: io, now: now).1
+        let (migrated, fileSteps) = try FileStoreSchema.migrate(header, in: directory, io: io, now: now)
+        report.migrations = fileSteps
         try io.makeDirectory(directory + "/" + StoreFiles.attachments)
 
         var names = try io.listDirectory(directory)
@@ -79,7 +80,7 @@ extension FileDiaryStore {
         guard let snapshotData = try io.readFile(snapshotPath) else {
             throw DiaryError(.storageCorrupted, "the snapshot \(snapshotPath) disappeared while opening")
         }
-        var database = DiaryDatabase()
+        var database = LocalDatabase()
         let snapshot = try SnapshotFormat.decode(snapshotData, file: snapshotPath) { database.put(contentsOf: $0) }
 
         let marker = try CloseMarker.read(in: directory, io: io)
@@ -135,7 +136,10 @@ extension FileDiaryStore {
                 try CloseMarker(generation: lastGeneration, sequence: sequence).write(in: directory, io: io)
             }
             report.isOrphanSweepSuspended = lossMarker != nil
-            try removeGenerations(below: generation, in: directory, names: names, io: io)
+            if migrated.schemaVersion == FileStoreSchema.currentVersion {
+                // Before schema 4 the older generations are kept by the rows migration below, not deleted.
+                try removeGenerations(below: generation, in: directory, names: names, io: io)
+            }
             if !report.isOrphanSweepSuspended {
                 report.removedOrphanAttachments = try removeOrphanAttachments(in: directory, database: database, io: io)
             }
@@ -143,9 +147,41 @@ extension FileDiaryStore {
             io.close(descriptor)
             throw error
         }
-        let journal = Journal(
+        var journal = Journal(
             generation: lastGeneration, path: journalPath, descriptor: descriptor, length: last.validLength)
-        var state = State(database: database, journal: journal, sequence: sequence, snapshotBytes: snapshotData.count)
+        var snapshotBytes = snapshotData.count
+        let rows = RowsMigration(
+            header: migrated, database: database, sequence: sequence, snapshotGeneration: generation,
+            snapshotInCurrentLayout: snapshot.layout == PersistedLayout.current.rawValue, replay: replay, now: now)
+        do {
+            if let rewritten = try migrateRows(rows, in: directory, io: io) {
+                if migrated.schemaVersion < rewritten.header.schemaVersion {
+                    report.migrations.append(.init(from: migrated.schemaVersion, to: rewritten.header.schemaVersion))
+                }
+                if let written = rewritten.snapshotBytes {
+                    snapshotBytes = written
+                    unfinished = nil
+                    report.generation = rewritten.generation
+                }
+                if rewritten.generation != lastGeneration {
+                    let path = directory + "/" + StoreFiles.journalName(rewritten.generation)
+                    let opened = try io.openFile(path, create: false)
+                    let length: Int
+                    do {
+                        length = try io.size(opened, path: path)
+                    } catch {
+                        io.close(opened)
+                        throw error
+                    }
+                    io.close(descriptor)
+                    journal = Journal(generation: rewritten.generation, path: path, descriptor: opened, length: length)
+                }
+            }
+        } catch {
+            io.close(journal.descriptor)
+            throw error
+        }
+        var state = State(database: database, journal: journal, sequence: sequence, snapshotBytes: snapshotBytes)
         state.pendingCompaction = unfinished.map { PendingCompaction(compaction: $0, retryAtLength: 0) }
         return (state, report)
     }
@@ -222,7 +258,7 @@ extension FileDiaryStore {
 
     /// Removes attachment files that no row refers to: uploads whose row was never written (a crash between the
     /// file and the transaction) and files whose row was deleted just before a crash.
-    private static func removeOrphanAttachments(in directory: String, database: DiaryDatabase, io: any FileIO) throws -> Int {
+    private static func removeOrphanAttachments(in directory: String, database: LocalDatabase, io: any FileIO) throws -> Int {
         let folder = directory + "/" + StoreFiles.attachments
         var removed = 0
         for name in try io.listDirectory(folder) {
@@ -230,7 +266,7 @@ extension FileDiaryStore {
                 try io.removeFile(folder + "/" + name)
                 continue
             }
-            if let id = Attachment.ID(name), database.attachments[id] != nil { continue }
+            if let id = Attachment.ID(name), database.record(for: .attachment(id)) != nil { continue }
             try io.removeFile(folder + "/" + name)
             removed += 1
         }

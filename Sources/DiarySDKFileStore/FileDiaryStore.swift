@@ -1,17 +1,19 @@
 @_spi(Storage) import DiarySDK
 import Foundation
 
-/// The file-backed ``DiaryStore``: one database in memory behind a lock, made durable by a write-ahead journal
-/// that each transaction appends to and `fsync`s before it returns, and compacted into snapshot files in the
+/// The file-backed ``DiaryStorage``: the committed database in memory as a value, made durable by a write-ahead
+/// journal that each transaction appends to and `fsync`s before it returns, and compacted into snapshot files in the
 /// background. docs/FileStoreFormat.md describes the files.
 ///
-/// Writes run one at a time under the lock, on the calling task's thread: the lock is held from the transaction's
-/// first change to the end of its `fsync`, so readers never see a change that is not yet durable, and a reader or
-/// writer waits at most for the `fsync` in progress (a fraction of a millisecond to a few milliseconds). Measured,
-/// this is 20–30% faster per write than hopping to a dispatch queue and back, whose two thread hand-offs cost more
-/// than the `fsync` on a fast disk; the price is that a cooperative thread blocks during the `fsync`. Attachment
-/// bytes, which may be large, are written on a serial dispatch queue instead, as is the background compaction.
-final class FileDiaryStore: DiaryStore {
+/// A read takes the committed value (a copy sharing its storage, under a lock held only for the copy) and works on
+/// it: it never waits for a write, its `fsync`, a compaction or another read, and never sees a change that is not yet
+/// durable. Writes queue on a ``WriterQueue``; each works on its own copy of the database, appends its journal record
+/// and `fsync`s on the calling task's thread (measured 20–30% faster per write than hopping to a dispatch queue and
+/// back), and only then publishes its copy as the committed value. A copy shares every table shard and index chunk
+/// it does not change (``LocalDatabase``), so a write costs the same whether or not a reader or a compaction holds
+/// the previous value. Attachment bytes, which may be large, are written on a serial dispatch queue, as is the
+/// background compaction.
+final class FileDiaryStore: DiaryStorage {
     /// The journal being appended to.
     final class Journal {
         let generation: Int
@@ -28,14 +30,14 @@ final class FileDiaryStore: DiaryStore {
     }
 
     struct State {
-        var database: DiaryDatabase
+        var database: LocalDatabase
         var journal: Journal
         var sequence: UInt64
         var snapshotBytes: Int
-        /// The journal's encoder: the SDK's wire format without sorting keys, which is a third of the cost of
-        /// encoding a small transaction and does not matter for a log read front to back.
+        /// The journal's encoder: persisted rows without sorting keys, which is a third of the cost of encoding a
+        /// small transaction and does not matter for a log read front to back.
         var encoder: JSONEncoder = {
-            let encoder = JSONEncoder.diary()
+            let encoder = JSONEncoder.persisted()
             encoder.outputFormatting.remove(.sortedKeys)
             return encoder
         }()
@@ -56,6 +58,8 @@ final class FileDiaryStore: DiaryStore {
     let fileQueue = DispatchQueue(label: "DiarySDKFileStore.files")
     let compactionQueue = DispatchQueue(label: "DiarySDKFileStore.compaction", qos: .utility)
     private let hub = ChangeHub()
+    /// Serialises writers, compaction starts and closing; readers never take it.
+    let writers = WriterQueue()
 
     /// Opens (or creates) the store in a directory: lock, migrate, load, recover. See ``open(directory:io:now:)``.
     init(directory: String, io: any FileIO, minimumCompactionBytes: Int, now: Date) throws {
@@ -86,22 +90,23 @@ final class FileDiaryStore: DiaryStore {
         directory + "/" + StoreFiles.attachments + "/" + id.description
     }
 
-    // MARK: - DiaryStore
+    // MARK: - DiaryStorage
 
     func read<Result: Sendable>(
-        _ operation: String, _ body: @Sendable (DiaryDatabase) throws -> Result
+        _ operation: String, _ body: @Sendable (any StorageReader) async throws -> Result
     ) async throws -> Result {
-        try state.withLock { state in
+        let database = try state.withLock { state in
             guard !state.isClosed else { throw closedError }
-            return try body(state.database)
+            return state.database
         }
+        return try await body(LocalSnapshot(database))
     }
 
     func write<Result: Sendable>(
-        _ operation: String, _ body: @Sendable (inout DiaryTransaction) throws -> Result
+        _ operation: String, _ body: @Sendable (any StorageTransaction) async throws -> Result
     ) async throws -> Result {
         try Task.checkCancellation()
-        return try performWrite(body)
+        return try await writers.run { try await performWrite(body) }
     }
 
     func saveBlob(_ data: Data, for id: Attachment.ID) async throws {
@@ -132,30 +137,38 @@ final class FileDiaryStore: DiaryStore {
 
     // MARK: - Writing
 
-    /// Runs one transaction: applies it in memory, appends its journal record and `fsync`s, all under the lock;
-    /// rolls back in memory and cuts the journal back when the append fails.
-    private func performWrite<Result>(_ body: (inout DiaryTransaction) throws -> Result) throws -> Result {
-        let (result, removedBlobs) = try state.withLock { state in
+    /// Runs one transaction (the caller holds ``writers``): the body works on a copy of the committed database; its
+    /// journal record is appended and `fsync`ed without the state lock, so readers carry on meanwhile; then the copy
+    /// becomes the committed database. When the append fails the journal is cut back and nothing is published.
+    private func performWrite<Result>(_ body: (any StorageTransaction) async throws -> Result) async throws -> Result {
+        let (base, journal, encoder, sequence) = try state.withLock { state in
             guard !state.isClosed else { throw closedError }
             if let failure = state.failure { throw failure }
-            let journal = state.journal
-            let encoder = state.encoder
-            let sequence = state.sequence + 1
-            var poisoned: DiaryError?
-            defer { if let poisoned { state.failure = poisoned } }
-            let outcome = try DiaryTransaction.run(on: &state.database, body) { transaction in
-                guard !transaction.mutations.isEmpty else { return }
-                let record = JournalTransaction(sequence: sequence, mutations: transaction.mutations)
-                try append(record, to: journal, encoder: encoder, poisoned: &poisoned)
-            }
-            if !outcome.mutations.isEmpty { state.sequence = sequence }
-            hub.publish(outcome.mutations)
-            // Enqueued before the lock is released, so whoever sees `isCompacting` and then waits on the compaction
-            // queue (``compactNow()``, ``close()``) finds the compaction already queued.
-            if let compaction = startCompactionIfDue(&state) { compactionQueue.async { _ = self.compact(compaction) } }
-            return (outcome.result, outcome.removedBlobs)
+            return (state.database, state.journal, state.encoder, state.sequence + 1)
         }
-        for id in removedBlobs { try? io.removeFile(attachmentPath(id)) }
+        let transaction = LocalTransaction(database: base)
+        let result = try await body(transaction)
+        let outcome = transaction.finish()
+        guard !outcome.mutations.isEmpty else { return result }
+        var poisoned: DiaryError?
+        do {
+            try append(
+                JournalTransaction(sequence: sequence, mutations: outcome.mutations), to: journal, encoder: encoder,
+                poisoned: &poisoned)
+        } catch {
+            if let poisoned { state.withLock { $0.failure = poisoned } }
+            throw error
+        }
+        let compaction = state.withLock { state -> Compaction? in
+            state.database = outcome.database
+            state.sequence = sequence
+            return startCompactionIfDue(&state)
+        }
+        hub.publish(outcome.mutations)
+        // Enqueued before ``writers`` is released, so whoever then waits on the compaction queue (``compactNow()``,
+        // ``close()``, both of which queue on ``writers`` first) finds the compaction already queued.
+        if let compaction { compactionQueue.async { _ = self.compact(compaction) } }
+        for id in outcome.removedBlobs { try? io.removeFile(attachmentPath(id)) }
         return result
     }
 
@@ -223,7 +236,8 @@ final class FileDiaryStore: DiaryStore {
     ///   written (the store is closed all the same; the next open then cannot tell lost records at the end of the
     ///   journal from writes that never happened).
     func close() async throws {
-        let (descriptor, marker): (Int32, CloseMarker) = try await run(on: fileQueue) {
+        // Queued behind running writes, so the marker names the last one.
+        let (descriptor, marker): (Int32, CloseMarker) = try await writers.run {
             try self.state.withLock { state in
                 guard !state.isClosed else { throw self.closedError }
                 state.isClosed = true

@@ -15,17 +15,16 @@ extension FileStoreBackend {
     public func importEntries(_ entries: [Diary]) async throws {
         try await store.write("diaries.import") { transaction in
             for entry in entries {
-                let db = transaction.database
-                guard db.users[entry.authorID] != nil else {
+                guard try await transaction.contains(.user(entry.authorID)) else {
                     throw DiaryError.invalid("authorID", .invalidReference, "entry \(entry.id): no user \(entry.authorID)")
                 }
-                if let bookID = entry.bookID, db.books[bookID] == nil {
+                if let bookID = entry.bookID, try await !transaction.contains(.book(bookID)) {
                     throw DiaryError.invalid("bookID", .invalidReference, "entry \(entry.id): no book \(bookID)")
                 }
-                for image in entry.images where db.attachments[image.id]?.ownerID != entry.authorID {
+                for image in entry.images where try await transaction.attachment(image.id)?.ownerID != entry.authorID {
                     throw DiaryError.invalid("images", .invalidReference, "entry \(entry.id): no upload \(image.id)")
                 }
-                transaction.put(.diary(entry))
+                try await transaction.put(.diary(entry))
             }
         }
     }

@@ -20,15 +20,20 @@ struct StoreHeader: Codable, Equatable {
 /// The schema versions of the file store and the ordered steps that bring an older store up to date.
 ///
 /// Version 1 kept every row in one `records.json` array, rewritten whole on each save. Version 2 kept checksummed
-/// snapshots and a write-ahead journal. Version 3 (current) is version 2 with sequences checked end to end: snapshots
-/// record the sequence they include, each journal starts with a start record, and a clean close writes
-/// `closed.json`. Each step leaves the files it replaces beside the new ones (renamed, never deleted), then records
-/// itself in `store.json`. A step that a crash interrupted runs again over its own output; a step whose
+/// snapshots and a write-ahead journal. Version 3 is version 2 with sequences checked end to end: snapshots record
+/// the sequence they include, each journal starts with a start record, and a clean close writes `closed.json`.
+/// Version 4 (current) writes rows through the persisted row types (``PersistedLayout/explicit``), independent of the
+/// public types' coding; its step runs after the open has read the rows (`FileDiaryStore.migrateRows`). Each step
+/// leaves the files it replaces beside the new ones (renamed, never deleted), then records itself in `store.json`. A step that a crash interrupted runs again over its own output; a step whose
 /// preconditions do not hold (files it did not write, such as a journal with records, under a `store.json` restored
 /// from an older backup) refuses with `.storageCorrupted` and changes nothing.
 enum FileStoreSchema {
     /// The version this code writes.
-    static let currentVersion = 3
+    static let currentVersion = 4
+
+    /// The version the steps here bring a store to; the step from it to ``currentVersion`` rewrites the rows once
+    /// they are read (`FileDiaryStore.migrateRows`).
+    static let rowsStepVersion = 3
 
     /// One step from version `from` to `from + 1`.
     struct Step: Sendable {
@@ -81,14 +86,14 @@ enum FileStoreSchema {
         }
     }
 
-    /// Runs every step from the header's version to the current one, recording each.
+    /// Runs every step from the header's version to ``rowsStepVersion``, recording each.
     /// - Returns: The header after the migrations and the steps that ran, as `(from, to)` pairs.
     static func migrate(
         _ header: StoreHeader, in directory: String, io: any FileIO, now: Date
     ) throws -> (StoreHeader, [FileStoreOpenReport.Migration]) {
         var header = header
         var applied: [FileStoreOpenReport.Migration] = []
-        while header.schemaVersion < currentVersion {
+        while header.schemaVersion < rowsStepVersion {
             guard let step = steps.first(where: { $0.from == header.schemaVersion }) else {
                 throw DiaryError(.storageCorrupted, "no migration from schema \(header.schemaVersion) at \(directory)")
             }
@@ -115,14 +120,15 @@ enum FileStoreSchema {
         guard let data = try io.readFile(oldPath) ?? io.readFile(keptPath) else {
             throw DiaryError(.storageCorrupted, "the version 1 store at \(directory) has no records.json")
         }
-        let records: [WireRecord]
+        let records: [StoreRecord]
         do {
-            records = try JSONDecoder.diary().decode([WireRecord].self, from: data)
+            // Written before schema 4: rows in the synthesized layout.
+            records = try JSONDecoder.persisted(.synthesized).decode([StoreRecord].self, from: data)
         } catch {
             throw DiaryError(.storageCorrupted, "\(oldPath) (schema 1) does not decode", underlying: error)
         }
-        var database = DiaryDatabase()
-        database.put(contentsOf: records.map(\.record))
+        var database = LocalDatabase()
+        database.put(contentsOf: records)
         let journalPath = directory + "/" + StoreFiles.journalName(1)
         let snapshotPath = directory + "/" + StoreFiles.snapshotName(1)
         let journal = try JournalFormat.newJournal(generation: 1, after: 0)

@@ -24,7 +24,7 @@ enum JournalFormat {
     /// A new journal's bytes: its framed start record (see ``JournalTransaction/init(opening:after:)``).
     static func newJournal(generation: Int, after sequence: UInt64) throws -> Data {
         do {
-            return frame(try JSONEncoder.diary().encode(JournalTransaction(opening: generation, after: sequence)))
+            return frame(try JSONEncoder.persisted().encode(JournalTransaction(opening: generation, after: sequence)))
         } catch {
             throw DiaryError(.server, "the start record of journal \(generation) could not be encoded", underlying: error)
         }

@@ -11,7 +11,14 @@ struct JournalReplay {
     private var source: String
     /// How many transactions were applied.
     private(set) var replayed = 0
-    private let decoder = JSONDecoder.diary()
+    /// Each record sets the layout its rows are read in (see ``JournalTransaction/init(from:)``).
+    private let layout = PersistedLayout.Slot()
+    private let decoder: JSONDecoder
+    /// Whether any record read so far was written in a layout older than ``PersistedLayout/current``.
+    private(set) var readOlderLayout = false
+    /// The newest journal replayed: its generation, whether it begins with a start record in the current layout,
+    /// and how many transactions it held after that.
+    private(set) var last: (generation: Int, startsInCurrentLayout: Bool, transactions: Int)?
 
     /// Starts after a snapshot.
     /// - Parameters:
@@ -20,6 +27,7 @@ struct JournalReplay {
     init(after snapshotSequence: UInt64?, of snapshotFile: String) {
         sequence = snapshotSequence
         source = snapshotFile
+        decoder = JSONDecoder.persisted(layout)
     }
 
     /// Checks and applies one journal's records.
@@ -33,18 +41,24 @@ struct JournalReplay {
     /// - Throws: ``DiaryError`` `.storageCorrupted` for a damaged record, an unreadable payload, or a sequence that
     ///   does not follow the one before (records missing, naming the file where they are missing).
     mutating func replay(
-        _ data: Data, path: String, generation: Int, isLast: Bool, into database: inout DiaryDatabase
+        _ data: Data, path: String, generation: Int, isLast: Bool, into database: inout LocalDatabase
     ) throws -> JournalFormat.Scan {
         let scan = try JournalFormat.scan(data, file: path, allowTornTail: isLast)
+        last = (generation, false, 0)
         for (index, (payload, offset)) in zip(scan.payloads, scan.offsets).enumerated() {
             let transaction: JournalTransaction
             do {
                 transaction = try decoder.decode(JournalTransaction.self, from: payload)
+            } catch let newer as PersistedLayout.NewerLayout {
+                throw DiaryError(
+                    .storageCorrupted,
+                    "the journal \(path) has a record at byte offset \(offset) with \(newer); update the app to open it")
             } catch {
                 throw DiaryError(
                     .storageCorrupted, "the journal \(path) has an unreadable record at byte offset \(offset)",
                     underlying: error)
             }
+            if transaction.layout < .current { readOlderLayout = true }
             if let opened = transaction.opensJournal {
                 guard index == 0, opened == generation else {
                     throw DiaryError(
@@ -58,6 +72,7 @@ struct JournalReplay {
                             + "sequence \(transaction.sequence)")
                 }
                 sequence = transaction.sequence
+                last?.startsInCurrentLayout = transaction.layout == .current
                 continue
             }
             if let sequence, transaction.sequence != sequence + 1 {
@@ -70,6 +85,7 @@ struct JournalReplay {
             sequence = transaction.sequence
             source = path
             replayed += 1
+            last?.transactions += 1
         }
         return scan
     }

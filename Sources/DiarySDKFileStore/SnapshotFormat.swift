@@ -30,6 +30,9 @@ enum SnapshotFormat {
         var schemaVersion: Int
         var generation: Int
         var recordCount: Int
+        /// The ``PersistedLayout`` of the rows; absent in snapshots written before schema 4
+        /// (``PersistedLayout/synthesized``).
+        var layout: Int?
         /// The sequence of the last journal record the snapshot includes: the next journal's records start after
         /// it. Absent in snapshots written before schema 3.
         var sequence: UInt64?
@@ -40,20 +43,20 @@ enum SnapshotFormat {
         var sections: [Section]
     }
 
-    /// Encodes records (in ``DiaryDatabase/allRecords`` order: grouped by kind) as a snapshot file that includes
+    /// Encodes records (in ``LocalDatabase/allRecords`` order: grouped by kind) as a snapshot file that includes
     /// every journal record up to `sequence` (`nil` when that is not known: the store was written before schema 3
     /// and had no record yet that said).
     static func encode(_ records: [StoreRecord], generation: Int, sequence: UInt64?) throws -> Data {
-        let encoder = JSONEncoder.diary()
+        let encoder = JSONEncoder.persisted()
         var body = Data("[".utf8)
         body.reserveCapacity(records.count * 512)
         var framing = Data("[".utf8)
         var ranges: [(kind: String, start: Int, length: Int, count: Int)] = []
         var index = 0
         while index < records.count {
-            let kind = WireRecord.kind(of: records[index])
+            let kind = records[index].kind
             var end = index
-            while end < records.count, end - index < sectionSize, WireRecord.kind(of: records[end]) == kind { end += 1 }
+            while end < records.count, end - index < sectionSize, records[end].kind == kind { end += 1 }
             let opening = Data(((ranges.isEmpty ? "\n" : ",\n") + #"{"kind":"\#(kind.rawValue)","records":"#).utf8)
             body.append(opening)
             framing.append(opening)
@@ -61,7 +64,7 @@ enum SnapshotFormat {
             body.append(contentsOf: [0x5B, 0x0A])
             for position in index..<end {
                 if position > index { body.append(contentsOf: [0x2C, 0x0A]) }
-                body.append(try WireRecord.encodeValue(of: records[position], with: encoder))
+                body.append(try records[position].encodeRow(with: encoder))
             }
             body.append(contentsOf: [0x0A, 0x5D])
             ranges.append((kind.rawValue, start, body.count - start, end - index))
@@ -83,7 +86,7 @@ enum SnapshotFormat {
             }
             return Header(
                 format: formatName, schemaVersion: FileStoreSchema.currentVersion, generation: generation,
-                recordCount: records.count, sequence: sequence, bodyLength: body.count, framingCRC32: hex(CRC32.checksum(of: framing)),
+                recordCount: records.count, layout: PersistedLayout.current.rawValue, sequence: sequence, bodyLength: body.count, framingCRC32: hex(CRC32.checksum(of: framing)),
                 sections: sections)
         }
         var shift = try encoder.encode(header(shift: 0)).count + 1
@@ -126,6 +129,12 @@ enum SnapshotFormat {
             throw corrupted(0, "the header line is not a snapshot header", error)
         }
         guard header.format == formatName else { throw corrupted(0, "not a snapshot header") }
+        let layout: PersistedLayout
+        do {
+            layout = try PersistedLayout(reading: header.layout)
+        } catch {
+            throw DiaryError(.storageCorrupted, "the snapshot \(file) holds \(error); update the app to open it")
+        }
         let bodyStart = newline + 1
         guard data.count - bodyStart == header.bodyLength else {
             throw corrupted(
@@ -136,7 +145,7 @@ enum SnapshotFormat {
         var position = bodyStart
         for section in header.sections {
             guard section.offset >= position, section.length >= 0, section.offset + section.length <= data.count,
-                WireRecord.Kind(rawValue: section.kind) != nil
+                StoreRecord.Kind(rawValue: section.kind) != nil
             else { throw corrupted(position, "the header's section table does not match the body") }
             framing.append(data[position..<section.offset])
             position = section.offset + section.length
@@ -152,7 +161,7 @@ enum SnapshotFormat {
         let finished = header.sections.map { _ in DispatchSemaphore(value: 0) }
         for (index, section) in header.sections.enumerated() {
             DispatchQueue.global(qos: .userInitiated).async {
-                let outcome = decodeSection(section, of: data, corrupted: corrupted)
+                let outcome = decodeSection(section, of: data, layout: layout, corrupted: corrupted)
                 results.withLock { $0[index] = outcome }
                 finished[index].signal()
             }
@@ -178,7 +187,7 @@ enum SnapshotFormat {
     }
 
     private static func decodeSection(
-        _ section: Header.Section, of data: Data, corrupted: @Sendable (Int, String, (any Error)?) -> DiaryError
+        _ section: Header.Section, of data: Data, layout: PersistedLayout, corrupted: @Sendable (Int, String, (any Error)?) -> DiaryError
     ) -> Result<[StoreRecord], DiaryError> {
         let range = section.offset..<(section.offset + section.length)
         let checksum = data.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[range])) }
@@ -186,8 +195,8 @@ enum SnapshotFormat {
             return .failure(corrupted(section.offset, "the \(section.kind) rows in bytes \(range) fail their checksum", nil))
         }
         do {
-            let records = try WireRecord.decodeArray(
-                of: WireRecord.Kind(rawValue: section.kind)!, from: data[range], with: JSONDecoder.diary())
+            let records = try StoreRecord.decodeRows(
+                of: StoreRecord.Kind(rawValue: section.kind)!, from: data[range], with: JSONDecoder.persisted(layout))
             guard records.count == section.count else {
                 return .failure(corrupted(section.offset, "\(records.count) rows; the header says \(section.count)", nil))
             }

@@ -33,13 +33,14 @@ struct SchemaTests {
         // The version 1 layout: a header and one array of every row.
         try Data(#"{"format":"diarysdk-file-store","migrations":[],"schemaVersion":1}"#.utf8)
             .write(to: directory.file("store.json"))
-        let oldRecords = try JSONEncoder.diary().encode([WireRecord(.user(user)), WireRecord(.diary(diary))])
+        // Users and entries have no enums with values: their rows are the same in every layout.
+        let oldRecords = try JSONEncoder.persisted().encode([StoreRecord.user(user), .diary(diary)])
         try oldRecords.write(to: directory.file("records.json"))
 
         let clock = ManualClock(created.addingTimeInterval(86_400))
         let backend = try directory.open(clock: clock)
         #expect(backend.openReport.foundSchemaVersion == 1)
-        #expect(backend.openReport.migrations == [.init(from: 1, to: 2), .init(from: 2, to: 3)])
+        #expect(backend.openReport.migrations == [.init(from: 1, to: 2), .init(from: 2, to: 3), .init(from: 3, to: 4)])
         #expect(backend.allRecords == [.user(user), .diary(diary)])
         #expect(try await backend.repositories(signedInAs: user.id).diaries.entry(diary.id).body == "written by version 1")
         try await backend.close()
@@ -51,6 +52,7 @@ struct SchemaTests {
         #expect(header.schemaVersion == FileStoreSchema.currentVersion)
         #expect(header.migrations == [
             .init(from: 1, to: 2, appliedAt: clock.now()), .init(from: 2, to: 3, appliedAt: clock.now()),
+            .init(from: 3, to: 4, appliedAt: clock.now()),
         ])
 
         let reopened = try directory.open()
@@ -67,7 +69,7 @@ struct SchemaTests {
         let user = User(id: User.ID(UUID()), nickname: "alice", email: "alice@example.com", createdAt: created)
         let versionOne = Data(#"{"format":"diarysdk-file-store","migrations":[],"schemaVersion":1}"#.utf8)
         try versionOne.write(to: directory.file("store.json"))
-        try JSONEncoder.diary().encode([WireRecord(.user(user))]).write(to: directory.file("records.json"))
+        try JSONEncoder.persisted().encode([StoreRecord.user(user)]).write(to: directory.file("records.json"))
         let backend = try directory.open(clock: ManualClock(created))
         let sdk = backend.repositories(signedInAs: user.id)
         for index in 0..<5 { _ = try await sdk.diaries.write(DiaryDraft(body: "after the migration \(index)")) }
@@ -108,7 +110,7 @@ struct SchemaTests {
         let user = User(id: User.ID(UUID()), nickname: "alice", email: "alice@example.com", createdAt: created)
         try Data(#"{"format":"diarysdk-file-store","migrations":[],"schemaVersion":1}"#.utf8)
             .write(to: directory.file("store.json"))
-        try JSONEncoder.diary().encode([WireRecord(.user(user))]).write(to: directory.file("records.json"))
+        try JSONEncoder.persisted().encode([StoreRecord.user(user)]).write(to: directory.file("records.json"))
         try FileStoreSchema.migrateSingleFileToJournal(directory: directory.path, io: POSIXFileIO())
 
         let backend = try directory.open()
@@ -129,8 +131,9 @@ struct SchemaTests {
 
         let backend = try directory.open()
         #expect(backend.openReport.foundSchemaVersion == 2)
-        #expect(backend.openReport.migrations == [.init(from: 2, to: 3)])
-        #expect(backend.openReport.generation == 2)
+        #expect(backend.openReport.migrations == [.init(from: 2, to: 3), .init(from: 3, to: 4)])
+        // The rows migration wrote them into generation 3.
+        #expect(backend.openReport.generation == 3)
         #expect(backend.openReport.replayedTransactions == 3)
         #expect(backend.openReport.isClean)
         #expect(backend.openReport.removedOrphanAttachments == 0)

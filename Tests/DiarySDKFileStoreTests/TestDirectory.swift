@@ -15,6 +15,12 @@ struct TestDirectory: Sendable {
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
+    /// A directory at a given place, created if missing.
+    init(url: URL) {
+        self.url = url
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
     var path: String { url.path }
 
     func file(_ name: String) -> URL { url.appendingPathComponent(name) }

@@ -2,9 +2,9 @@ import Foundation
 
 /// The kind of a stored row: its table, and the name its records carry in journals and snapshots.
 @_spi(Storage)
-public enum RecordKind: String, Hashable, Sendable, CaseIterable, Codable {
-    case user, credential, session, device, diary, book, membership, comment, post, like, follow, block
-    case anonymousBlock, report, notification, blog, attachment
+public enum RecordKind: String, Hashable, Sendable, CaseIterable, Codable, CodingKey {
+    case user, credential, session, device, diary, book, membership, comment, post, like, follow, block, report
+    case notification, blog, attachment, anonymousBlock
 }
 
 /// A table: the rows of one ``RecordKind``, and how a row is wrapped in and taken out of a ``StoreRecord``.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A stored password: PBKDF2-HMAC-SHA256 with a per-user salt. The password itself is never stored.
 @_spi(Storage)
-public struct CredentialRecord: Codable, Hashable, Sendable {
+public struct CredentialRecord: Hashable, Sendable {
     public var userID: User.ID
     public var email: String
     public var salt: String
@@ -23,7 +23,7 @@ public struct CredentialRecord: Codable, Hashable, Sendable {
 
 /// A local session: only the SHA-256 of the token is stored.
 @_spi(Storage)
-public struct SessionRecord: Codable, Hashable, Sendable {
+public struct SessionRecord: Hashable, Sendable {
     public var tokenHash: String
     public var userID: User.ID
     public var createdAt: Date
@@ -37,7 +37,7 @@ public struct SessionRecord: Codable, Hashable, Sendable {
 
 /// A push token registered by a user.
 @_spi(Storage)
-public struct DeviceRecord: Codable, Hashable, Sendable {
+public struct DeviceRecord: Hashable, Sendable {
     public var userID: User.ID
     public var device: DeviceToken
     public var registeredAt: Date
@@ -51,7 +51,7 @@ public struct DeviceRecord: Codable, Hashable, Sendable {
 
 /// A user's membership of a book.
 @_spi(Storage)
-public struct MembershipRecord: Codable, Hashable, Sendable {
+public struct MembershipRecord: Hashable, Sendable {
     public var bookID: DiaryBook.ID
     public var userID: User.ID
     public var role: BookMember.Role
@@ -67,7 +67,7 @@ public struct MembershipRecord: Codable, Hashable, Sendable {
 
 /// A comment as stored: the author is always known to the store, never to other users of anonymous comments.
 @_spi(Storage)
-public struct CommentRecord: Codable, Hashable, Sendable {
+public struct CommentRecord: Hashable, Sendable {
     public var id: Comment.ID
     public var target: CommentTarget
     public var parentID: Comment.ID?
@@ -93,7 +93,7 @@ public struct CommentRecord: Codable, Hashable, Sendable {
 
 /// A post as stored.
 @_spi(Storage)
-public struct PostRecord: Codable, Hashable, Sendable {
+public struct PostRecord: Hashable, Sendable {
     public var id: Post.ID
     public var authorID: User.ID
     public var isAnonymous: Bool
@@ -123,7 +123,7 @@ public struct PostRecord: Codable, Hashable, Sendable {
 
 /// A like.
 @_spi(Storage)
-public struct LikeRecord: Codable, Hashable, Sendable {
+public struct LikeRecord: Hashable, Sendable {
     public var userID: User.ID
     public var postID: Post.ID
     public var createdAt: Date
@@ -141,7 +141,7 @@ public struct LikeRecord: Codable, Hashable, Sendable {
 /// of one of `to`'s anonymous posts or comments without learning who it is, so it hides `to`'s anonymous content
 /// from `from` and nothing else, and is never listed by name.
 @_spi(Storage)
-public struct EdgeRecord: Codable, Hashable, Sendable {
+public struct EdgeRecord: Hashable, Sendable {
     public var from: User.ID
     public var to: User.ID
     public var createdAt: Date
@@ -155,7 +155,7 @@ public struct EdgeRecord: Codable, Hashable, Sendable {
 
 /// A notification as stored: the actor is resolved when read, so nickname changes show.
 @_spi(Storage)
-public struct NotificationRecord: Codable, Hashable, Sendable {
+public struct NotificationRecord: Hashable, Sendable {
     public var id: DiaryNotification.ID
     public var recipientID: User.ID
     public var kind: NotificationKind
@@ -188,9 +188,11 @@ public struct NotificationRecord: Codable, Hashable, Sendable {
 
 /// One stored row of any kind: the unit of snapshots, journals and change events.
 ///
-/// The JSON form is `{"kind": value}`, for example `{"diary": {...}}`; docs/FileStoreFormat.md documents it.
+/// Rows are not written through the public types' coding: `StoreRecord`'s `Codable` (`{"kind": row}`, for example
+/// `{"diary": {...}}`) and ``encodeRow(with:)`` go through the persisted row types in `Persisted/`, whose explicit
+/// keys and ``PersistedLayout`` fix the format; docs/FileStoreFormat.md documents it.
 @_spi(Storage)
-public enum StoreRecord: Codable, Hashable, Sendable {
+public enum StoreRecord: Hashable, Sendable {
     case user(User)
     case credential(CredentialRecord)
     case session(SessionRecord)
@@ -233,9 +235,9 @@ public enum StoreRecord: Codable, Hashable, Sendable {
     }
 }
 
-/// The identity of a stored row.
+/// The identity of a stored row (coded through `RecordKey+Persisted.swift`).
 @_spi(Storage)
-public enum RecordKey: Codable, Hashable, Sendable {
+public enum RecordKey: Hashable, Sendable {
     case user(User.ID)
     case credential(User.ID)
     case session(String)

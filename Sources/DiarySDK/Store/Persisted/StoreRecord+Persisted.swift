@@ -1,0 +1,104 @@
+import Foundation
+
+extension StoreRecord {
+    /// The kind of a row: the key naming it where a row appears on its own (`{"diary": {…}}`), and the `kind` of a
+    /// snapshot section.
+    package typealias Kind = RecordKind
+
+    /// The row alone, without its kind, in the current ``PersistedLayout``.
+    package func encodeRow(with encoder: JSONEncoder) throws -> Data {
+        switch self {
+        case .user(let value): try encoder.encode(PersistedUser(value))
+        case .credential(let value): try encoder.encode(PersistedCredential(value))
+        case .session(let value): try encoder.encode(PersistedSession(value))
+        case .device(let value): try encoder.encode(PersistedDevice(value))
+        case .diary(let value): try encoder.encode(PersistedDiary(value))
+        case .book(let value): try encoder.encode(PersistedBook(value))
+        case .membership(let value): try encoder.encode(PersistedMembership(value))
+        case .comment(let value): try encoder.encode(PersistedComment(value))
+        case .post(let value): try encoder.encode(PersistedPost(value))
+        case .like(let value): try encoder.encode(PersistedLike(value))
+        case .follow(let value), .block(let value), .anonymousBlock(let value): try encoder.encode(PersistedEdge(value))
+        case .report(let value): try encoder.encode(PersistedReport(value))
+        case .notification(let value): try encoder.encode(PersistedNotification(value))
+        case .blog(let value): try encoder.encode(PersistedBlog(value))
+        case .attachment(let value): try encoder.encode(PersistedAttachment(value))
+        }
+    }
+
+    /// A JSON array of rows of one kind, in the layout `decoder` reads (see ``JSONDecoder/persisted(_:)``).
+    package static func decodeRows(of kind: Kind, from data: Data, with decoder: JSONDecoder) throws -> [StoreRecord] {
+        switch kind {
+        case .user: try decoder.decode([PersistedUser].self, from: data).map { .user($0.value) }
+        case .credential: try decoder.decode([PersistedCredential].self, from: data).map { .credential($0.value) }
+        case .session: try decoder.decode([PersistedSession].self, from: data).map { .session($0.value) }
+        case .device: try decoder.decode([PersistedDevice].self, from: data).map { .device($0.value) }
+        case .diary: try decoder.decode([PersistedDiary].self, from: data).map { .diary($0.value) }
+        case .book: try decoder.decode([PersistedBook].self, from: data).map { .book($0.value) }
+        case .membership: try decoder.decode([PersistedMembership].self, from: data).map { .membership($0.value) }
+        case .comment: try decoder.decode([PersistedComment].self, from: data).map { .comment($0.value) }
+        case .post: try decoder.decode([PersistedPost].self, from: data).map { .post($0.value) }
+        case .like: try decoder.decode([PersistedLike].self, from: data).map { .like($0.value) }
+        case .follow: try decoder.decode([PersistedEdge].self, from: data).map { .follow($0.value) }
+        case .block: try decoder.decode([PersistedEdge].self, from: data).map { .block($0.value) }
+        case .anonymousBlock: try decoder.decode([PersistedEdge].self, from: data).map { .anonymousBlock($0.value) }
+        case .report: try decoder.decode([PersistedReport].self, from: data).map { .report($0.value) }
+        case .notification: try decoder.decode([PersistedNotification].self, from: data).map { .notification($0.value) }
+        case .blog: try decoder.decode([PersistedBlog].self, from: data).map { .blog($0.value) }
+        case .attachment: try decoder.decode([PersistedAttachment].self, from: data).map { .attachment($0.value) }
+        }
+    }
+}
+
+/// A row on its own: `{"kind": row}`, for example `{"diary": {…}}`, through the persisted row types (never the
+/// public types' own coding). Decoding reads the ``PersistedLayout`` the decoder carries.
+extension StoreRecord: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Kind.self)
+        guard container.allKeys.count == 1, let kind = container.allKeys.first else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "a row has exactly one known kind key"))
+        }
+        switch kind {
+        case .user: self = .user(try container.decodeRow(PersistedUser.self, forKey: kind))
+        case .credential: self = .credential(try container.decodeRow(PersistedCredential.self, forKey: kind))
+        case .session: self = .session(try container.decodeRow(PersistedSession.self, forKey: kind))
+        case .device: self = .device(try container.decodeRow(PersistedDevice.self, forKey: kind))
+        case .diary: self = .diary(try container.decodeRow(PersistedDiary.self, forKey: kind))
+        case .book: self = .book(try container.decodeRow(PersistedBook.self, forKey: kind))
+        case .membership: self = .membership(try container.decodeRow(PersistedMembership.self, forKey: kind))
+        case .comment: self = .comment(try container.decodeRow(PersistedComment.self, forKey: kind))
+        case .post: self = .post(try container.decodeRow(PersistedPost.self, forKey: kind))
+        case .like: self = .like(try container.decodeRow(PersistedLike.self, forKey: kind))
+        case .follow: self = .follow(try container.decodeRow(PersistedEdge.self, forKey: kind))
+        case .block: self = .block(try container.decodeRow(PersistedEdge.self, forKey: kind))
+        case .anonymousBlock: self = .anonymousBlock(try container.decodeRow(PersistedEdge.self, forKey: kind))
+        case .report: self = .report(try container.decodeRow(PersistedReport.self, forKey: kind))
+        case .notification: self = .notification(try container.decodeRow(PersistedNotification.self, forKey: kind))
+        case .blog: self = .blog(try container.decodeRow(PersistedBlog.self, forKey: kind))
+        case .attachment: self = .attachment(try container.decodeRow(PersistedAttachment.self, forKey: kind))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Kind.self)
+        switch self {
+        case .user(let value): try container.encode(PersistedUser(value), forKey: kind)
+        case .credential(let value): try container.encode(PersistedCredential(value), forKey: kind)
+        case .session(let value): try container.encode(PersistedSession(value), forKey: kind)
+        case .device(let value): try container.encode(PersistedDevice(value), forKey: kind)
+        case .diary(let value): try container.encode(PersistedDiary(value), forKey: kind)
+        case .book(let value): try container.encode(PersistedBook(value), forKey: kind)
+        case .membership(let value): try container.encode(PersistedMembership(value), forKey: kind)
+        case .comment(let value): try container.encode(PersistedComment(value), forKey: kind)
+        case .post(let value): try container.encode(PersistedPost(value), forKey: kind)
+        case .like(let value): try container.encode(PersistedLike(value), forKey: kind)
+        case .follow(let value), .block(let value), .anonymousBlock(let value):
+            try container.encode(PersistedEdge(value), forKey: kind)
+        case .report(let value): try container.encode(PersistedReport(value), forKey: kind)
+        case .notification(let value): try container.encode(PersistedNotification(value), forKey: kind)
+        case .blog(let value): try container.encode(PersistedBlog(value), forKey: kind)
+        case .attachment(let value): try container.encode(PersistedAttachment(value), forKey: kind)
+        }
+    }
+}
