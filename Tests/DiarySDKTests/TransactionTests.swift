@@ -1,4 +1,4 @@
-@testable import DiarySDK
+@_spi(Storage) @testable import DiarySDK
 import Foundation
 import Testing
 

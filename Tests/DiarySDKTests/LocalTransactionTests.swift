@@ -1,0 +1,101 @@
+@_spi(Storage) @testable import DiarySDK
+import Foundation
+import Testing
+
+/// A local transaction works on its own copy: snapshots taken before it never see it, and dropping it undoes it.
+@Suite("Local transactions")
+struct LocalTransactionTests {
+    private let alice = User(id: RandomStoreRecords.user(0), nickname: "alice", createdAt: Date(timeIntervalSince1970: 0))
+    private let bob = User(id: RandomStoreRecords.user(1), nickname: "bob", createdAt: Date(timeIntervalSince1970: 1))
+
+    private func post(_ number: Int, by author: User, _ text: String) -> PostRecord {
+        let date = Date(timeIntervalSince1970: Double(number))
+        return PostRecord(
+            id: RandomStoreRecords.id(5, number), authorID: author.id, isAnonymous: false, title: text, body: text,
+            tags: ["swift"], images: [], source: .original, day: LocalDate(year: 2024, month: 1, day: 1)!,
+            createdAt: date, updatedAt: date)
+    }
+
+    private var attachment: DiarySDK.Attachment {
+        DiarySDK.Attachment(
+            id: RandomStoreRecords.id(2, 1), ownerID: alice.id, contentType: "image/png", byteCount: 3,
+            createdAt: Date(timeIntervalSince1970: 0))
+    }
+
+    private func committed() -> LocalDatabase {
+        var database = LocalDatabase()
+        database.put(contentsOf: [.user(alice), .user(bob), .post(post(1, by: alice, "hello")), .attachment(attachment)])
+        return database
+    }
+
+    /// What a reader sees: every row, the nickname index, the feed, a count and a search.
+    private func view(_ reader: some StorageReader) async throws -> [String] {
+        let feed = try await reader.page(
+            StorageSchema.feed, Everything(), descending: true, from: .start, limit: 10, where: .none)
+        let found = try await reader.searchPosts(
+            PostTextQuery(words: ["world"], tags: []), from: .start, limit: 10, where: .none)
+        return [
+            "\(try await reader.record(.user(bob.id)).map { _ in "bob" } ?? "-")",
+            "\(try await reader.rows(StorageSchema.usersByNickname, equalTo: "carol").map(\.nickname))",
+            "\(feed.map(\.title))",
+            "\(try await reader.count(StorageSchema.postsOfAuthor, alice.id, where: .none))",
+            "\(found.map(\.title))",
+            "\(try await reader.countPosts(matching: PostTextQuery(words: ["hello"], tags: ["swift"]), where: .none))",
+        ]
+    }
+
+    @Test func aDroppedTransactionLeavesTheSnapshotItStartedFromUnchanged() async throws {
+        let database = committed()
+        let snapshot = LocalSnapshot(database)
+        let before = try await view(snapshot)
+        var transaction: LocalTransaction? = LocalTransaction(database: database)
+        var carol = bob
+        carol.nickname = "carol"
+        try await transaction!.put(.user(carol))
+        try await transaction!.put(.post(post(2, by: alice, "world")))
+        try await transaction!.remove(.post(RandomStoreRecords.id(5, 1)))
+        // The transaction reads its own changes...
+        #expect(
+            try await view(transaction!)
+                == ["bob", #"["carol"]"#, #"["world"]"#, "1", #"["world"]"#, "0"])
+        transaction = nil
+        // ...and the state it started from never saw them.
+        #expect(try await view(snapshot) == before)
+        #expect(before == ["bob", "[]", #"["hello"]"#, "1", "[]", "1"])
+        #expect(snapshot.database.allRecords == committed().allRecords)
+    }
+
+    @Test func aSnapshotTakenBeforeACommitDoesNotSeeIt() async throws {
+        var database = committed()
+        let earlier = LocalSnapshot(database)
+        let transaction = LocalTransaction(database: database)
+        try await transaction.put(.post(post(2, by: alice, "world")))
+        database = transaction.finish().database
+        let later = LocalSnapshot(database)
+        #expect(try await earlier.searchPosts(PostTextQuery(words: ["world"], tags: []), from: .start, limit: 5, where: .none).isEmpty)
+        #expect(try await later.searchPosts(PostTextQuery(words: ["world"], tags: []), from: .start, limit: 5, where: .none).count == 1)
+        #expect(try await earlier.count(StorageSchema.feed, Everything(), where: .none) == 1)
+        #expect(try await later.count(StorageSchema.feed, Everything(), where: .none) == 2)
+    }
+
+    @Test func aTransactionRecordsItsMutationsInOrderAndTheBlobsOfRemovedAttachments() async throws {
+        let transaction = LocalTransaction(database: committed())
+        var renamed = alice
+        renamed.nickname = "alicia"
+        try await transaction.put(.user(alice))  // unchanged: no mutation
+        try await transaction.put(.user(renamed))
+        try await transaction.remove(.attachment(attachment.id))
+        try await transaction.remove(.user(RandomStoreRecords.user(5)))  // absent: no mutation
+        #expect(
+            transaction.mutations == [
+                StoreMutation(before: .user(alice), after: .user(renamed)),
+                StoreMutation(before: .attachment(attachment), after: nil),
+            ])
+        #expect(transaction.removedBlobs == [attachment.id])
+        let outcome = transaction.finish()
+        #expect(outcome.mutations.count == 2)
+        #expect(outcome.removedBlobs == [attachment.id])
+        #expect(outcome.database.record(for: .user(alice.id)) == .user(renamed))
+        #expect(transaction.mutations.isEmpty)
+    }
+}
