@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
 import Foundation
 
 @testable import DiarySDKFileStore
@@ -237,15 +237,15 @@ enum StoreFixture {
         let backend = try directory.open(clock: ManualClock(at(0)))
         try await backend.store.saveBlob(pictureBytes, for: picture)
         try await backend.store.write("fixture.snapshot") { transaction in
-            for record in snapshotRecords { transaction.put(record) }
+            for record in snapshotRecords { try await transaction.put(record) }
         }
         try await backend.store.compactNow()
         for (index, changes) in journalTransactions.enumerated() {
             try await backend.store.write("fixture.journal.\(index)") { transaction in
                 for change in changes {
                     switch change {
-                    case .put(let record): transaction.put(record)
-                    case .remove(let key): transaction.remove(key)
+                    case .put(let record): try await transaction.put(record)
+                    case .remove(let key): try await transaction.remove(key)
                     }
                 }
             }

@@ -60,7 +60,7 @@ struct InMemoryFakeTests {
             await #expect(throws: DiaryError(.unavailable, "offline")) { try await sdk.diaries.write(.init(body: "x")) }
         }
         _ = try await sdk.diaries.write(.init(body: "works now"))
-        #expect(backend.contents.diaries.count == 1)
+        #expect(try await backend.contents.diaries.count == 1)
     }
 
     @Test func failAlwaysMatchesAPrefixUntilCleared() async throws {
@@ -103,7 +103,7 @@ struct InMemoryFakeTests {
         let task = Task { try await sdk.diaries.write(.init(body: "never")) }
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(backend.contents.diaries.isEmpty)
+        #expect(try await backend.contents.diaries.isEmpty)
     }
 
     @Test func resetEmptiesEverything() async throws {
@@ -115,9 +115,9 @@ struct InMemoryFakeTests {
         }
         _ = try await backend.repositories(signedInAs: alice.id).diaries.write(.init(body: "x"))
         backend.reset()
-        #expect(backend.contents.users.isEmpty)
-        #expect(backend.contents.diaries.isEmpty)
-        #expect(backend.contents.attachmentFiles == 0)
+        #expect(try await backend.contents.users.isEmpty)
+        #expect(try await backend.contents.diaries.isEmpty)
+        #expect(try await backend.contents.attachmentFiles == 0)
         #expect(backend.operations.isEmpty)
     }
 
@@ -125,7 +125,7 @@ struct InMemoryFakeTests {
         let backend = makeBackend()
         let alice = backend.seed { $0.user("alice") }
         _ = try await backend.repositories(signedInAs: alice.id).posts.publish(.init(title: "t", body: "b", isAnonymous: true))
-        #expect(backend.contents.posts.first?.author?.id == alice.id)
+        #expect(try await backend.contents.posts.first?.author?.id == alice.id)
     }
 
     @Test func theDefaultRepositoriesKeepTheirSessionInTheGivenStore() async throws {

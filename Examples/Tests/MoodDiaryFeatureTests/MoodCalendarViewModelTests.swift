@@ -45,7 +45,7 @@ struct MoodCalendarViewModelTests {
         let model = makeModel()
         await model.save(text: "   ", mood: nil)
         #expect(model.state.fieldError == "Write something first.")
-        #expect(backend.contents.diaries.count == 2)
+        #expect(try await backend.contents.diaries.count == 2)
     }
 
     @Test func anOfflineBackendShowsAMessageAndTheScreenRecovers() async {
@@ -55,7 +55,7 @@ struct MoodCalendarViewModelTests {
         #expect(model.state.errorMessage == "You seem to be offline. Try again in a moment.")
         #expect(model.state.isSaving == false)
         await model.save(text: "Tuesday", mood: .happy)
-        #expect(backend.contents.diaries.count == 3)
+        #expect(try await backend.contents.diaries.count == 3)
     }
 
     @Test func aDoubleTapWhileSavingWritesOnce() async {
