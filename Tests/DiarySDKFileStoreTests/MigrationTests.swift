@@ -173,7 +173,7 @@ struct MigrationTests {
             id: StoreFixture.id(66), target: .post(StoreFixture.originalPost), parentID: nil, authorID: StoreFixture.carol,
             isAnonymous: false, body: "Written by the old release.", mood: nil,
             createdAt: StoreFixture.at(86_400), updatedAt: StoreFixture.at(86_400))
-        var expected = DiaryDatabase()
+        var expected = LocalDatabase()
         expected.put(contentsOf: StoreFixture.expectedRecords + [.comment(comment)])
         #expect(backend.allRecords == expected.allRecords)
         try await backend.close()

@@ -215,9 +215,9 @@ enum StoreFixture {
         ]
     }
 
-    /// Every row the fixture holds once its journal is replayed, in ``DiaryDatabase/allRecords`` order.
+    /// Every row the fixture holds once its journal is replayed, in ``LocalDatabase/allRecords`` order.
     static var expectedRecords: [StoreRecord] {
-        var database = DiaryDatabase()
+        var database = LocalDatabase()
         database.put(contentsOf: snapshotRecords)
         for transaction in journalTransactions {
             for change in transaction {

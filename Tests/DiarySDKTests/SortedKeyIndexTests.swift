@@ -110,20 +110,37 @@ struct DatabaseBulkLoadTests {
         moved.tags = ["moved"]
         rows.append(.diary(moved))
 
-        var bulk = DiaryDatabase()
+        var bulk = LocalDatabase()
         bulk.put(contentsOf: rows)
-        var single = DiaryDatabase()
+        var single = LocalDatabase()
         for row in rows { single.put(row) }
 
         #expect(bulk.allRecords == single.allRecords)
-        #expect(bulk.diaryOrderByAuthor == single.diaryOrderByAuthor)
-        #expect(bulk.diaryOrderByAuthorTag == single.diaryOrderByAuthorTag)
-        let mover = DiaryDatabase.AuthorTag(authorID: moved.authorID, tag: "moved")
-        #expect(bulk.diaryOrderByAuthorTag[mover].map { Array($0.keys(descending: false)) } == [DiaryDatabase.listingKey(moved)])
-        let total = bulk.diaryOrderByAuthor.values.reduce(0) { $0 + $1.count }
+        func listed(_ db: LocalDatabase, _ partition: AuthorTag) throws -> [Diary.ID] {
+            try db.page(
+                StorageSchema.entriesOfAuthorTag, partition, descending: false, from: .start, limit: .max, where: .none
+            ).map(\.id)
+        }
+        for author in authors {
+            let all = try bulk.page(
+                StorageSchema.entriesOfAuthor, author.id, descending: false, from: .start, limit: .max, where: .none)
+            let allSingle = try single.page(
+                StorageSchema.entriesOfAuthor, author.id, descending: false, from: .start, limit: .max, where: .none)
+            #expect(all == allSingle)
+            #expect(all.map(StorageSchema.diaryListingKey) == all.map(StorageSchema.diaryListingKey).sorted())
+            for tag in ["til", "swift", "rain", "moved"] {
+                let partition = AuthorTag(authorID: author.id, tag: tag)
+                #expect(try listed(bulk, partition) == listed(single, partition))
+            }
+        }
+        #expect(try listed(bulk, AuthorTag(authorID: moved.authorID, tag: "moved")) == [moved.id])
+        var total = 0
+        for author in authors {
+            total += try bulk.count(StorageSchema.entriesOfAuthor, author.id, where: .none)
+        }
         #expect(total == diaries.count)
-        let rain = DiaryDatabase.AuthorTag(authorID: authors[0].id, tag: "rain")
-        #expect(bulk.diaryOrderByAuthorTag[rain]?.count == diaries.filter {
+        let rain = AuthorTag(authorID: authors[0].id, tag: "rain")
+        #expect(try listed(bulk, rain).count == diaries.filter {
             $0.authorID == authors[0].id && $0.tags.contains("Rain") && $0.id != moved.id
         }.count)
     }

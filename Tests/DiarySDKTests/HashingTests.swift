@@ -2,50 +2,8 @@
 import Foundation
 import Testing
 
-@Suite("Transactions")
-struct TransactionTests {
-    func user(_ nickname: String) -> User {
-        User(id: User.ID(UUID()), nickname: nickname, createdAt: Date(timeIntervalSince1970: 0))
-    }
-
-    @Test func aThrowingTransactionRollsBackEveryMutation() throws {
-        var db = DiaryDatabase()
-        let alice = user("alice")
-        db.put(.user(alice))
-        struct Boom: Error {}
-        #expect(throws: Boom.self) {
-            try DiaryTransaction.run(on: &db, { transaction in
-                var renamed = alice
-                renamed.nickname = "alice2"
-                transaction.put(.user(renamed))
-                transaction.put(.user(user("bob")))
-                transaction.remove(.user(alice.id))
-                throw Boom()
-            }, commit: { _ in })
-        }
-        #expect(db.users.count == 1)
-        #expect(db.users[alice.id] == alice)
-        #expect(db.userIDsByNickname == ["alice": alice.id])
-    }
-
-    @Test func aFailingCommitRollsBackToo() throws {
-        var db = DiaryDatabase()
-        struct DiskFull: Error {}
-        #expect(throws: DiskFull.self) {
-            try DiaryTransaction.run(on: &db, { $0.put(.user(user("bob"))) }, commit: { _ in throw DiskFull() })
-        }
-        #expect(db.users.isEmpty)
-        #expect(db.userIDsByNickname.isEmpty)
-    }
-
-    @Test func aCommittedTransactionReportsItsMutations() throws {
-        var db = DiaryDatabase()
-        let bob = user("bob")
-        let outcome = try DiaryTransaction.run(on: &db, { $0.put(.user(bob)) }, commit: { _ in })
-        #expect(outcome.mutations == [StoreMutation(before: nil, after: .user(bob))])
-        #expect(db.users[bob.id] == bob)
-    }
-
+@Suite("Hashing")
+struct HashingTests {
     @Test func sha256AndPBKDF2MatchPublishedVectors() {
         #expect(SHA256.hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(SHA256.hex(SHA256.hash([UInt8]())) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
