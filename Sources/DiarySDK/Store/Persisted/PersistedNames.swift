@@ -2,7 +2,7 @@ import Foundation
 
 /// The persisted names of the enums without values inside rows, pinned here rather than taken from the cases'
 /// raw values, so renaming a case does not change a store. Every layout uses the same names.
-package enum PersistedNames {
+enum PersistedNames {
     static func name(of visibility: Diary.Visibility) -> String {
         switch visibility {
         case .private: "private"
