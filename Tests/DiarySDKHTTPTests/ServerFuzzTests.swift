@@ -186,10 +186,10 @@ enum FuzzValues {
             "email": "someone@example.com", "password": "correct horse battery", "nickname": "someone",
             "refreshToken": "x.y.z", "title": "title", "body": "body", "mood": "😊", "tags": ["a", "b"],
             "images": [["id": id]], "visibility": "private", "bookID": id, "date": "2026-01-01", "value": true,
-            "isAnonymous": false, "target": ["post": ["_0": id]], "reason": "spam", "detail": "detail",
+            "isAnonymous": false, "target": ["type": "post", "id": id], "reason": "spam", "detail": "detail",
             "token": "device-token", "platform": "apns", "bio": "bio", "avatar": NSNull(), "url": "https://example.com/feed",
             "guid": "g", "publishedAt": "2026-01-01T00:00:00Z", "now": "2026-01-01T00:00:00Z", "isPrivate": true,
-            "notifications": ["likes": true], "lastSyncedAt": "2026-01-01T00:00:00Z", "identityToken": ["provider": "apple", "token": "test:s:e@example.com"],
+            "notifications": ["likes": true], "lastSyncedAt": "2026-01-01T00:00:00Z", "type": "password",
         ]
     }
 

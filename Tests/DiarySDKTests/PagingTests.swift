@@ -53,7 +53,7 @@ struct PagingTests {
         let (offset, overflow) = (PageRequest.maximumPageNumber - 1).multipliedReportingOverflow(by: PageRequest.maximumSize)
         #expect(!overflow && offset >= 0, "the largest page's offset fits in an Int")
         // A request read back from JSON (a saved screen state, a server's query) is checked when used.
-        let json = #"{"position":{"number":{"_0":4611686018427387904}},"size":100}"#
+        let json = #"{"position":{"type":"number","number":4611686018427387904},"size":100}"#
         let decoded = try JSONDecoder().decode(PageRequest.self, from: Data(json.utf8))
         let error = try #require(throws: DiaryError.self) { try decoded.validate() }
         #expect(error.code == .invalidInput && error.field == "page")

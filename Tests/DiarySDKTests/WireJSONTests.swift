@@ -115,8 +115,8 @@ struct WireJSONTests {
         let json = #"""
              {  "size" : 20 , "isLastPage":true,"extra":{"nested":[1,-2.5e+3,true,null,"\u00e9",{}]},
                "items" : [ { "updatedAt":"2026-03-01T00:00:00.5Z","createdAt":"2026-03-01T09:00:00+09:00",
-               "isLiked":false,"commentCount":0,"likeCount":-0,"day":"2026-03-01","source":{"blog":{"_0":{"blogID":
-               "8A1C0A4E-2B3D-4C5E-8F60-718293A4B5C6","url":null,"unknown":[]}}},"images":[],"tags":["\ud83d\ude00",
+               "isLiked":false,"commentCount":0,"likeCount":-0,"day":"2026-03-01","source":{"blogID":
+               "8A1C0A4E-2B3D-4C5E-8F60-718293A4B5C6","url":null,"unknown":[],"type":"blog"},"images":[],"tags":["\ud83d\ude00",
                "caf\u00E9"],"body":"line\/one\r\nline two \"quoted\" \\ \b\f\t","title":"\uD55C\uAE00","isAnonymous":true,
                "isMine":false,"id":"8a1c0a4e-2b3d-4c5e-8f60-718293a4b5c6","author":null,"score":1.5 } ] }
             """#

@@ -1,11 +1,61 @@
 import Foundation
 
 /// How a user proves who they are.
-public enum Credentials: Hashable, Sendable, Codable {
+///
+/// On the wire: `{"type": "password", "email": "…", "password": "…"}` or
+/// `{"type": "identityToken", "provider": "apple", "token": "…"}`.
+public enum Credentials: Hashable, Sendable {
     /// Email and password.
     case password(email: String, password: String)
     /// An identity token from an external provider, such as Sign in with Apple.
     case identityToken(provider: String, token: String)
+}
+
+extension Credentials: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case type = "type"
+        case email = "email"
+        case password = "password"
+        case provider = "provider"
+        case token = "token"
+    }
+
+    private enum Kind: String, CaseIterable {
+        case password = "password"
+        case identityToken = "identityToken"
+    }
+
+    /// Decodes the object described above.
+    /// - Throws: `DecodingError` when `type` is missing or names no kind of credentials, or the kind's members are
+    ///   missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try WireKind.decode(Kind.self, of: Credentials.self, from: container, forKey: .type) {
+        case .password:
+            self = .password(
+                email: try container.decode(String.self, forKey: .email),
+                password: try container.decode(String.self, forKey: .password))
+        case .identityToken:
+            self = .identityToken(
+                provider: try container.decode(String.self, forKey: .provider),
+                token: try container.decode(String.self, forKey: .token))
+        }
+    }
+
+    /// Encodes the object described above.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .password(let email, let password):
+            try container.encode(Kind.password.rawValue, forKey: .type)
+            try container.encode(email, forKey: .email)
+            try container.encode(password, forKey: .password)
+        case .identityToken(let provider, let token):
+            try container.encode(Kind.identityToken.rawValue, forKey: .type)
+            try container.encode(provider, forKey: .provider)
+            try container.encode(token, forKey: .token)
+        }
+    }
 }
 
 /// What a new user fills in to sign up.
@@ -32,6 +82,14 @@ public struct SignUpRequest: Hashable, Sendable, Codable {
         self.nickname = nickname
         self.timeZoneIdentifier = timeZoneIdentifier
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case email = "email"
+        case password = "password"
+        case nickname = "nickname"
+        case timeZoneIdentifier = "timeZoneIdentifier"
+    }
 }
 
 /// Changes to the signed-in user's profile: `nil` fields are left as they are.
@@ -48,6 +106,13 @@ public struct ProfileEdit: Hashable, Sendable, Codable {
         self.nickname = nickname
         self.bio = bio
         self.avatar = avatar
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case nickname = "nickname"
+        case bio = "bio"
+        case avatar = "avatar"
     }
 }
 
@@ -83,5 +148,14 @@ public struct StoredSession: Hashable, Sendable, Codable {
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
         self.deviceTokens = deviceTokens
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case userID = "userID"
+        case accessToken = "accessToken"
+        case refreshToken = "refreshToken"
+        case expiresAt = "expiresAt"
+        case deviceTokens = "deviceTokens"
     }
 }

@@ -36,6 +36,18 @@ public struct Blog: Identifiable, Hashable, Sendable, Codable {
         self.sync = sync
         self.createdAt = createdAt
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case ownerID = "ownerID"
+        case title = "title"
+        case siteURL = "siteURL"
+        case feedURL = "feedURL"
+        case isPrimary = "isPrimary"
+        case sync = "sync"
+        case createdAt = "createdAt"
+    }
 }
 
 /// A blog's sync state: when it was last fetched and the validators for the next conditional GET.
@@ -55,6 +67,14 @@ public struct BlogSyncState: Hashable, Sendable, Codable {
         self.etag = etag
         self.lastModified = lastModified
         self.lastError = lastError
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case lastSyncedAt = "lastSyncedAt"
+        case etag = "etag"
+        case lastModified = "lastModified"
+        case lastError = "lastError"
     }
 }
 
@@ -76,6 +96,14 @@ public struct BlogDraft: Hashable, Sendable, Codable {
         self.feedURL = feedURL
         self.isPrimary = isPrimary
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case title = "title"
+        case siteURL = "siteURL"
+        case feedURL = "feedURL"
+        case isPrimary = "isPrimary"
+    }
 }
 
 /// Changes to a blog: `nil` fields are left as they are.
@@ -92,6 +120,13 @@ public struct BlogEdit: Hashable, Sendable, Codable {
         self.title = title
         self.siteURL = siteURL
         self.feedURL = feedURL
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case title = "title"
+        case siteURL = "siteURL"
+        case feedURL = "feedURL"
     }
 }
 
@@ -118,6 +153,16 @@ public struct ImportedItem: Hashable, Sendable, Codable {
         self.body = body
         self.tags = tags
         self.publishedAt = publishedAt
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case guid = "guid"
+        case url = "url"
+        case title = "title"
+        case body = "body"
+        case tags = "tags"
+        case publishedAt = "publishedAt"
     }
 }
 

@@ -45,14 +45,65 @@ public struct Comment: Identifiable, Hashable, Sendable, Codable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case target = "target"
+        case parentID = "parentID"
+        case author = "author"
+        case isMine = "isMine"
+        case isAnonymous = "isAnonymous"
+        case body = "body"
+        case mood = "mood"
+        case createdAt = "createdAt"
+        case updatedAt = "updatedAt"
+    }
 }
 
 /// What a comment is attached to.
-public enum CommentTarget: Hashable, Sendable, Codable {
+///
+/// On the wire: `{"type": "diary", "id": "…"}` or `{"type": "post", "id": "…"}`.
+public enum CommentTarget: Hashable, Sendable {
     /// A diary entry.
     case diary(Diary.ID)
     /// A community post.
     case post(Post.ID)
+}
+
+extension CommentTarget: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case type = "type"
+        case id = "id"
+    }
+
+    private enum Kind: String, CaseIterable {
+        case diary = "diary"
+        case post = "post"
+    }
+
+    /// Decodes `{"type", "id"}`.
+    /// - Throws: `DecodingError` when `type` is missing or names no kind of target, or the id is missing or invalid.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try WireKind.decode(Kind.self, of: CommentTarget.self, from: container, forKey: .type) {
+        case .diary: self = .diary(try container.decode(Diary.ID.self, forKey: .id))
+        case .post: self = .post(try container.decode(Post.ID.self, forKey: .id))
+        }
+    }
+
+    /// Encodes `{"type", "id"}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .diary(let id):
+            try container.encode(Kind.diary.rawValue, forKey: .type)
+            try container.encode(id, forKey: .id)
+        case .post(let id):
+            try container.encode(Kind.post.rawValue, forKey: .type)
+            try container.encode(id, forKey: .id)
+        }
+    }
 }
 
 /// A top-level comment with its replies, oldest first.
@@ -69,6 +120,12 @@ public struct CommentThread: Hashable, Sendable, Codable, Identifiable {
     public init(comment: Comment, replies: [Comment]) {
         self.comment = comment
         self.replies = replies
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case comment = "comment"
+        case replies = "replies"
     }
 }
 
@@ -94,5 +151,14 @@ public struct CommentDraft: Hashable, Sendable, Codable {
         self.body = body
         self.mood = mood
         self.isAnonymous = isAnonymous
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case target = "target"
+        case parentID = "parentID"
+        case body = "body"
+        case mood = "mood"
+        case isAnonymous = "isAnonymous"
     }
 }

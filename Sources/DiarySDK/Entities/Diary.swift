@@ -75,6 +75,25 @@ public struct Diary: Identifiable, Hashable, Sendable, Codable {
 
     /// Whether this is the trace of an entry deleted from a book.
     public var isDeletedTrace: Bool { deletedAt != nil }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case authorID = "authorID"
+        case bookID = "bookID"
+        case day = "day"
+        case title = "title"
+        case body = "body"
+        case mood = "mood"
+        case tags = "tags"
+        case images = "images"
+        case visibility = "visibility"
+        case isHidden = "isHidden"
+        case isFavourite = "isFavourite"
+        case createdAt = "createdAt"
+        case updatedAt = "updatedAt"
+        case deletedAt = "deletedAt"
+    }
 }
 
 /// What a user writes to create an entry.
@@ -110,6 +129,18 @@ public struct DiaryDraft: Hashable, Sendable, Codable {
         self.visibility = visibility ?? (bookID == nil ? .private : .members)
         self.bookID = bookID
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case day = "day"
+        case title = "title"
+        case body = "body"
+        case mood = "mood"
+        case tags = "tags"
+        case images = "images"
+        case visibility = "visibility"
+        case bookID = "bookID"
+    }
 }
 
 /// Changes to an entry: `nil` fields are left as they are.
@@ -141,6 +172,17 @@ public struct DiaryEdit: Hashable, Sendable, Codable {
         self.tags = tags
         self.images = images
         self.visibility = visibility
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case day = "day"
+        case title = "title"
+        case body = "body"
+        case mood = "mood"
+        case tags = "tags"
+        case images = "images"
+        case visibility = "visibility"
     }
 }
 
@@ -174,6 +216,17 @@ public struct DiaryQuery: Hashable, Sendable, Codable {
         self.includeHidden = includeHidden
         self.tag = tag
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case authorID = "authorID"
+        case bookID = "bookID"
+        case month = "month"
+        case day = "day"
+        case favouritesOnly = "favouritesOnly"
+        case includeHidden = "includeHidden"
+        case tag = "tag"
+    }
 }
 
 /// A month's calendar: which days have entries, with the mood of each day.
@@ -196,6 +249,14 @@ public struct MonthCalendar: Hashable, Sendable, Codable {
             self.entryCount = entryCount
             self.postCount = postCount
         }
+
+        /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+        private enum CodingKeys: String, CodingKey {
+            case date = "date"
+            case mood = "mood"
+            case entryCount = "entryCount"
+            case postCount = "postCount"
+        }
     }
 
     /// The month.
@@ -207,6 +268,12 @@ public struct MonthCalendar: Hashable, Sendable, Codable {
     public init(month: YearMonth, days: [Day]) {
         self.month = month
         self.days = days
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case month = "month"
+        case days = "days"
     }
 }
 
@@ -227,5 +294,13 @@ public struct Streak: Hashable, Sendable, Codable {
         self.longest = longest
         self.includesToday = includesToday
         self.lastDay = lastDay
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case current = "current"
+        case longest = "longest"
+        case includesToday = "includesToday"
+        case lastDay = "lastDay"
     }
 }

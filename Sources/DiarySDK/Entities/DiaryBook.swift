@@ -39,6 +39,19 @@ public struct DiaryBook: Identifiable, Hashable, Sendable, Codable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case title = "title"
+        case coverColor = "coverColor"
+        case stickers = "stickers"
+        case ownerID = "ownerID"
+        case inviteCode = "inviteCode"
+        case currentTurn = "currentTurn"
+        case createdAt = "createdAt"
+        case updatedAt = "updatedAt"
+    }
 }
 
 /// A sticker placed on a book cover or an entry, at a position relative to its size (0…1).
@@ -58,6 +71,14 @@ public struct Sticker: Hashable, Sendable, Codable {
         self.x = x
         self.y = y
         self.rotation = rotation
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case name = "name"
+        case x = "x"
+        case y = "y"
+        case rotation = "rotation"
     }
 }
 
@@ -87,6 +108,14 @@ public struct BookMember: Hashable, Sendable, Codable {
         self.role = role
         self.joinedAt = joinedAt
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case bookID = "bookID"
+        case user = "user"
+        case role = "role"
+        case joinedAt = "joinedAt"
+    }
 }
 
 /// What a user fills in to create a book.
@@ -104,6 +133,13 @@ public struct BookDraft: Hashable, Sendable, Codable {
         self.coverColor = coverColor
         self.stickers = stickers
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case title = "title"
+        case coverColor = "coverColor"
+        case stickers = "stickers"
+    }
 }
 
 /// Changes to a book: `nil` fields are left as they are.
@@ -120,5 +156,12 @@ public struct BookEdit: Hashable, Sendable, Codable {
         self.title = title
         self.coverColor = coverColor
         self.stickers = stickers
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case title = "title"
+        case coverColor = "coverColor"
+        case stickers = "stickers"
     }
 }

@@ -62,4 +62,18 @@ public struct DiaryNotification: Identifiable, Hashable, Sendable, Codable {
         self.createdAt = createdAt
         self.isRead = isRead
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case recipientID = "recipientID"
+        case kind = "kind"
+        case actor = "actor"
+        case bookID = "bookID"
+        case diaryID = "diaryID"
+        case postID = "postID"
+        case commentID = "commentID"
+        case createdAt = "createdAt"
+        case isRead = "isRead"
+    }
 }

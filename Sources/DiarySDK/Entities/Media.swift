@@ -18,6 +18,13 @@ public struct ImageReference: Hashable, Sendable, Codable {
         self.contentType = contentType
         self.byteCount = byteCount
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case contentType = "contentType"
+        case byteCount = "byteCount"
+    }
 }
 
 /// A stored file owned by a user.
@@ -48,6 +55,15 @@ public struct Attachment: Identifiable, Hashable, Sendable, Codable {
     /// The reference content uses to point at this attachment.
     public var reference: ImageReference {
         ImageReference(id: id, contentType: contentType, byteCount: byteCount)
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case ownerID = "ownerID"
+        case contentType = "contentType"
+        case byteCount = "byteCount"
+        case createdAt = "createdAt"
     }
 }
 

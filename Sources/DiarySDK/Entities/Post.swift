@@ -61,67 +61,76 @@ public struct Post: Identifiable, Hashable, Sendable, Codable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case author = "author"
+        case isMine = "isMine"
+        case isAnonymous = "isAnonymous"
+        case title = "title"
+        case body = "body"
+        case tags = "tags"
+        case images = "images"
+        case source = "source"
+        case day = "day"
+        case likeCount = "likeCount"
+        case commentCount = "commentCount"
+        case isLiked = "isLiked"
+        case createdAt = "createdAt"
+        case updatedAt = "updatedAt"
+    }
 }
 
 /// Where a post came from.
 ///
-/// On the wire: `{"original": {}}`, `{"diary": {"_0": id}}` or `{"blog": {"_0": BlogImport}}` (the shape Swift
-/// synthesises for such an enum; written by hand because every post in every page carries one and the synthesised
-/// decoder lists all keys and opens a nested container even for `original`).
-public enum PostSource: Hashable, Sendable, Codable {
+/// On the wire: `{"type": "original"}`, `{"type": "diary", "id": "…"}` or
+/// `{"type": "blog", "blogID": "…", "guid": "…", "url": "…"}` (the ``BlogImport``'s members beside `type`).
+public enum PostSource: Hashable, Sendable {
     /// Written in the app.
     case original
     /// Shared from one of the author's diary entries.
     case diary(Diary.ID)
     /// Imported from the author's blog feed.
     case blog(BlogImport)
+}
 
+extension PostSource: Codable {
     private enum CodingKeys: String, CodingKey {
-        case original, diary, blog
+        case type = "type"
+        case id = "id"
     }
 
-    private enum ValueKeys: String, CodingKey {
-        case value = "_0"
+    private enum Kind: String, CaseIterable {
+        case original = "original"
+        case diary = "diary"
+        case blog = "blog"
     }
 
-    /// Decodes the one-key object; a key other than the three is ignored, as by the synthesised decoder, and the
-    /// same errors are thrown.
-    /// - Throws: `DecodingError.typeMismatch` unless exactly one of `original`, `diary`, `blog` is present, and the
-    ///   nested value's errors.
+    /// Decodes the object described above.
+    /// - Throws: `DecodingError` when `type` is missing or names no kind of source, or the kind's members are
+    ///   missing or invalid.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let present = [CodingKeys.original, .diary, .blog].filter(container.contains)
-        guard present.count == 1 else {
-            throw DecodingError.typeMismatch(
-                PostSource.self,
-                .init(codingPath: container.codingPath, debugDescription: "Invalid number of keys found, expected one."))
-        }
-        switch present[0] {
-        case .original:
-            // `{"original": {}}`: the value must be an object, as the synthesised decoder requires.
-            _ = try container.nestedContainer(keyedBy: ValueKeys.self, forKey: .original)
-            self = .original
-        case .diary:
-            let value = try container.nestedContainer(keyedBy: ValueKeys.self, forKey: .diary)
-            self = .diary(try value.decode(Diary.ID.self, forKey: .value))
-        case .blog:
-            let value = try container.nestedContainer(keyedBy: ValueKeys.self, forKey: .blog)
-            self = .blog(try value.decode(BlogImport.self, forKey: .value))
+        switch try WireKind.decode(Kind.self, of: PostSource.self, from: container, forKey: .type) {
+        case .original: self = .original
+        case .diary: self = .diary(try container.decode(Diary.ID.self, forKey: .id))
+        case .blog: self = .blog(try BlogImport(from: decoder))
         }
     }
 
-    /// Encodes the one-key object described above.
+    /// Encodes the object described above.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .original:
-            _ = container.nestedContainer(keyedBy: ValueKeys.self, forKey: .original)
+            try container.encode(Kind.original.rawValue, forKey: .type)
         case .diary(let id):
-            var value = container.nestedContainer(keyedBy: ValueKeys.self, forKey: .diary)
-            try value.encode(id, forKey: .value)
+            try container.encode(Kind.diary.rawValue, forKey: .type)
+            try container.encode(id, forKey: .id)
         case .blog(let source):
-            var value = container.nestedContainer(keyedBy: ValueKeys.self, forKey: .blog)
-            try value.encode(source, forKey: .value)
+            try container.encode(Kind.blog.rawValue, forKey: .type)
+            try source.encode(to: encoder)
         }
     }
 }
@@ -140,6 +149,13 @@ public struct BlogImport: Hashable, Sendable, Codable {
         self.blogID = blogID
         self.guid = guid
         self.url = url
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case blogID = "blogID"
+        case guid = "guid"
+        case url = "url"
     }
 }
 
@@ -166,6 +182,15 @@ public struct PostDraft: Hashable, Sendable, Codable {
         self.images = images
         self.isAnonymous = isAnonymous
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case title = "title"
+        case body = "body"
+        case tags = "tags"
+        case images = "images"
+        case isAnonymous = "isAnonymous"
+    }
 }
 
 /// Changes to a post: `nil` fields are left as they are.
@@ -186,6 +211,14 @@ public struct PostEdit: Hashable, Sendable, Codable {
         self.tags = tags
         self.images = images
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case title = "title"
+        case body = "body"
+        case tags = "tags"
+        case images = "images"
+    }
 }
 
 /// A community search: words in the title or body, and tags.
@@ -199,5 +232,11 @@ public struct PostSearch: Hashable, Sendable, Codable {
     public init(text: String = "", tags: [String] = []) {
         self.text = text
         self.tags = tags
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case text = "text"
+        case tags = "tags"
     }
 }

@@ -44,6 +44,17 @@ public struct User: Identifiable, Hashable, Sendable, Codable {
         copy.settings = nil
         return copy
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case nickname = "nickname"
+        case email = "email"
+        case bio = "bio"
+        case avatar = "avatar"
+        case createdAt = "createdAt"
+        case settings = "settings"
+    }
 }
 
 /// A user's preferences.
@@ -66,6 +77,14 @@ public struct UserSettings: Hashable, Sendable, Codable {
         self.notifications = notifications
         self.showsDeletedEntryTraces = showsDeletedEntryTraces
         self.timeZoneIdentifier = timeZoneIdentifier
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case dailyReminder = "dailyReminder"
+        case notifications = "notifications"
+        case showsDeletedEntryTraces = "showsDeletedEntryTraces"
+        case timeZoneIdentifier = "timeZoneIdentifier"
     }
 }
 
@@ -97,6 +116,13 @@ public struct DailyReminder: Hashable, Sendable, Codable {
         self.hour = hour
         self.minute = minute
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case isEnabled = "isEnabled"
+        case hour = "hour"
+        case minute = "minute"
+    }
 }
 
 /// The short public identity shown beside content: who wrote it.
@@ -113,6 +139,13 @@ public struct AuthorSummary: Hashable, Sendable, Codable {
         self.id = id
         self.nickname = nickname
         self.avatar = avatar
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case id = "id"
+        case nickname = "nickname"
+        case avatar = "avatar"
     }
 }
 
@@ -135,5 +168,11 @@ public struct DeviceToken: Hashable, Sendable, Codable {
     public init(token: String, platform: Platform) {
         self.token = token
         self.platform = platform
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case token = "token"
+        case platform = "platform"
     }
 }

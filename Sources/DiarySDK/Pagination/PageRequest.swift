@@ -9,7 +9,10 @@ import Foundation
 /// ```
 public struct PageRequest: Hashable, Sendable, Codable {
     /// Where the page starts.
-    public enum Position: Hashable, Sendable, Codable {
+    ///
+    /// As JSON: `{"type": "cursor", "cursor": "…"}` (no `cursor` for the first page) or
+    /// `{"type": "number", "number": 3}`. Over HTTP a position travels as query parameters instead (`cursor`, `page`).
+    public enum Position: Hashable, Sendable {
         /// The page after a cursor; `nil` for the first page.
         case cursor(PageCursor?)
         /// Page `n`, counting from 1.
@@ -78,6 +81,48 @@ public struct PageRequest: Hashable, Sendable, Codable {
                 throw DiaryError.invalid(
                     "page", .notAllowed, "page numbers go up to \(Self.maximumPageNumber), got \(number)")
             }
+        }
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case position = "position"
+        case size = "size"
+    }
+}
+
+extension PageRequest.Position: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case type = "type"
+        case cursor = "cursor"
+        case number = "number"
+    }
+
+    private enum Kind: String, CaseIterable {
+        case cursor = "cursor"
+        case number = "number"
+    }
+
+    /// Decodes the object described above.
+    /// - Throws: `DecodingError` when `type` is missing or names no kind of position, or `number` is missing.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try WireKind.decode(Kind.self, of: PageRequest.Position.self, from: container, forKey: .type) {
+        case .cursor: self = .cursor(try container.decodeIfPresent(PageCursor.self, forKey: .cursor))
+        case .number: self = .number(try container.decode(Int.self, forKey: .number))
+        }
+    }
+
+    /// Encodes the object described above.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .cursor(let cursor):
+            try container.encode(Kind.cursor.rawValue, forKey: .type)
+            try container.encodeIfPresent(cursor, forKey: .cursor)
+        case .number(let number):
+            try container.encode(Kind.number.rawValue, forKey: .type)
+            try container.encode(number, forKey: .number)
         }
     }
 }
@@ -153,6 +198,16 @@ public struct Page<Item: Sendable>: Sendable {
         Page<Other>(
             items: try items.map(transform), nextCursor: nextCursor, pageNumber: pageNumber, totalPages: totalPages,
             isLastPage: isLastPage, size: size)
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case items = "items"
+        case nextCursor = "nextCursor"
+        case pageNumber = "pageNumber"
+        case totalPages = "totalPages"
+        case isLastPage = "isLastPage"
+        case size = "size"
     }
 }
 

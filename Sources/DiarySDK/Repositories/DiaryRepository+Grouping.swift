@@ -15,6 +15,12 @@ public struct MonthGroup: Hashable, Sendable, Codable, Identifiable {
         self.month = month
         self.entries = entries
     }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case month = "month"
+        case entries = "entries"
+    }
 }
 
 // MARK: - Default implementations

@@ -99,43 +99,34 @@ extension BlogImport: WireJSONDecodable {
 }
 
 extension PostSource: WireJSONDecodable {
+    /// Reads `{"type", …}`: `original`, `diary` with `id`, or `blog` with the ``BlogImport`` members.
     package init(wire reader: inout WireReader) throws {
-        var source: PostSource?
-        var found = 0
+        var fields = WireFields()
+        var type: String?
+        var id: Diary.ID?
+        var blogID: Blog.ID?
+        var guid: String?
+        var url: URL?
         try reader.readObject { reader, key in
             switch key {
-            case "original":
-                found += 1
-                try reader.readObject { reader, _ in try reader.skipValue() }  // must be an object
-                source = .original
-            case "diary":
-                found += 1
-                source = .diary(try Self.readPayload(&reader) { try Diary.ID(wire: &$0) })
-            case "blog":
-                found += 1
-                source = .blog(try Self.readPayload(&reader) { try BlogImport(wire: &$0) })
-            default:
-                try reader.skipValue()
+            case "type": try fields.mark(0, reader); type = try reader.readString()
+            case "id": try fields.mark(1, reader); id = try Diary.ID(wire: &reader)
+            case "blogID": try fields.mark(2, reader); blogID = try Blog.ID(wire: &reader)
+            case "guid": try fields.mark(3, reader); guid = try reader.readOptional { try $0.readString() }
+            case "url": try fields.mark(4, reader); url = try reader.readOptional { try $0.readURL() }
+            default: try reader.skipValue()
             }
         }
-        guard found == 1, let source else { throw reader.gaveUp("not exactly one post source") }
-        self = source
-    }
-
-    /// Reads `{"_0": value}`.
-    private static func readPayload<Value>(_ reader: inout WireReader, _ read: (inout WireReader) throws -> Value) throws -> Value {
-        var value: Value?
-        var fields = WireFields()
-        try reader.readObject { reader, key in
-            if key == "_0" {
-                try fields.mark(0, reader)
-                value = try read(&reader)
-            } else {
-                try reader.skipValue()
-            }
+        switch type {
+        case "original": self = .original
+        case "diary":
+            guard let id else { throw reader.gaveUp("a diary source without an id") }
+            self = .diary(id)
+        case "blog":
+            guard let blogID else { throw reader.gaveUp("a blog source without a blogID") }
+            self = .blog(BlogImport(blogID: blogID, guid: guid, url: url))
+        default: throw reader.gaveUp("not a known post source")
         }
-        try fields.require(1, reader)
-        return value!
     }
 }
 
