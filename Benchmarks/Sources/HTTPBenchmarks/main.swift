@@ -1,7 +1,10 @@
-// Requests per second for one page of the feed: HTTPBackend against a bare URLSession.data(for:) of the same URL on
-// the same running reference server, sequential and with 8 concurrent tasks.
+// A page of the feed over HTTP: `HTTPBackend.repositories.posts.feed(page:)` against a hand-written client that uses
+// `URLSession.data(for:)` and `JSONDecoder` to fetch and decode the same page, from the same running reference server
+// (loopback), side by side in one run: interleaved rounds, each client back to back within a round; the medians,
+// and the min–max over the rounds.
 //
-//   DIARY_SERVER_BIN=<path to a release DiaryServer> swift run -c release --package-path Benchmarks HTTPBenchmarks [requests]
+//   DIARY_SERVER_BIN=<path to a release DiaryServer> \
+//     swift run -c release --package-path Benchmarks HTTPBenchmarks [requests per measurement] [rounds]
 import DiarySDK
 import DiarySDKHTTP
 import Foundation
@@ -10,36 +13,30 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The running server and a signed-in session with a full first page of posts.
-struct Setup: Sendable {
+/// The hand-written client: what an app would write without the SDK's backend, given the same `Codable` types:
+/// `URLSession.shared` (as `HTTPBackend` uses by default) and one `JSONDecoder` for all its requests.
+struct HandWrittenClient: Sendable {
     let baseURL: URL
-    let session: StoredSession
-    var feedURL: URL { URL(string: "\(baseURL.absoluteString)/v1/feed?size=20")! }
+    let accessToken: String
+    let session: URLSession
 
-    /// A fresh backend (its own in-flight table, so concurrent tasks never share a request) signed in as the user.
-    func backend() async throws -> DiaryRepositories {
-        let store = InMemorySessionStore()
-        try await store.save(session)
-        return HTTPBackend(configuration: .init(baseURL: baseURL, tokenStore: store)).repositories
+    init(baseURL: URL, accessToken: String) {
+        self.baseURL = baseURL
+        self.accessToken = accessToken
+        self.session = .shared
     }
 
-    /// The same request with nothing but URLSession, then the same decoding the SDK does.
-    func bareDecoded() async throws {
-        var request = URLRequest(url: feedURL)
-        request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+    func feed(size: Int) async throws -> Page<Post> {
+        var request = URLRequest(url: URL(string: "\(baseURL.absoluteString)/v1/feed?size=\(size)")!)
+        request.setValue("Bearer \(accessToken)", forHTTPHeaderField: "Authorization")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, _) = try await URLSession.shared.data(for: request)
-        _ = try JSONDecoder.diary().decode(Page<Post>.self, from: data)
+        let (data, response) = try await session.data(for: request)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
+        return try Self.decoder.decode(Page<Post>.self, from: data)
     }
 
-    /// The same request with nothing but URLSession.
-    func bare() async throws {
-        var request = URLRequest(url: feedURL)
-        request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        guard (response as? HTTPURLResponse)?.statusCode == 200, !data.isEmpty else { fatalError("bare request failed") }
-    }
+    /// The wire format's dates are RFC 3339 with microseconds, which the SDK's `JSONDecoder.diary()` reads.
+    private static let decoder = JSONDecoder.diary()
 }
 
 enum HTTPBenchmark {
@@ -67,13 +64,14 @@ enum HTTPBenchmark {
         fatalError("the server did not start")
     }
 
-    /// Runs `count` operations spread over `tasks` concurrent tasks and returns requests per second.
+    /// Runs `count` calls spread over `tasks` concurrent tasks, each task with its own client made by `makeOperation`
+    /// (so the backend never joins one task's request with another's); returns requests per second and the client
+    /// process's CPU microseconds per request.
     static func measure(
-        tasks: Int, count: Int, _ makeOperation: @escaping @Sendable () async throws -> @Sendable () async throws -> Void
+        tasks: Int, count: Int, _ makeOperation: () throws -> @Sendable () async throws -> Void
     ) async throws -> (rate: Double, cpuMicros: Double) {
-        var operations: [@Sendable () async throws -> Void] = []
-        for _ in 0..<tasks { operations.append(try await makeOperation()) }
-        for operation in operations { try await operation() }
+        let operations = try (0..<tasks).map { _ in try makeOperation() }
+        for operation in operations { try await operation() }  // open the connections
         let perTask = count / tasks
         let start = DispatchTime.now().uptimeNanoseconds
         let cpuStart = processCPUNanoseconds()
@@ -96,110 +94,85 @@ enum HTTPBenchmark {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
-    static func run() async throws {
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    static func summary(_ values: [Double], _ format: String) -> String {
+        "\(String(format: format, median(values))) (\(String(format: format, values.min()!))–\(String(format: format, values.max()!)))"
+    }
+
+    static func run(requests: Int, rounds: Int) async throws {
         guard let binary = ProcessInfo.processInfo.environment["DIARY_SERVER_BIN"] else {
             FileHandle.standardError.write(Data("set DIARY_SERVER_BIN to a DiaryServer binary\n".utf8))
             exit(2)
         }
-        let requests = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 2000 : 2000
         let (server, baseURL, input) = try startServer(binary: binary)
+        defer {
+            server.terminate()
+            _ = input
+        }
         let store = InMemorySessionStore()
-        let sdk = HTTPBackend(configuration: .init(baseURL: baseURL, tokenStore: store)).repositories
-        _ = try await sdk.accounts.signUp(.init(email: "bench@example.com", password: "correct horse battery", nickname: "bench"))
+        let setupSDK = HTTPBackend(configuration: .init(baseURL: baseURL, tokenStore: store)).repositories
+        _ = try await setupSDK.accounts.signUp(.init(email: "bench@example.com", password: "correct horse battery", nickname: "bench"))
         for index in 0..<20 {
-            _ = try await sdk.posts.publish(
+            _ = try await setupSDK.posts.publish(
                 .init(title: "Post \(index)", body: String(repeating: "Today I learned. ", count: 20), tags: ["til"]))
         }
-        let setup = Setup(baseURL: baseURL, session: try await store.load()!)
-        let rounds = 5
+        let session = try await store.load()!
+        let handWritten = HandWrittenClient(baseURL: baseURL, accessToken: session.accessToken)
+        let reference = try await handWritten.feed(size: 20)
+        let backend = HTTPBackend(configuration: .init(baseURL: baseURL, tokenStore: store)).repositories
+        let ours = try await backend.posts.feed(page: .first(size: 20))
+        precondition(ours.items.count == 20 && ours == reference, "both clients must read the same page")
+        let bytes = try await handWritten.session.data(for: {
+            var request = URLRequest(url: URL(string: "\(baseURL.absoluteString)/v1/feed?size=20")!)
+            request.setValue("Bearer \(session.accessToken)", forHTTPHeaderField: "Authorization")
+            return request
+        }()).0.count
+
         print(
-            "\(requests) requests per measurement, \(rounds) rounds, one page of 20 posts (GET /v1/feed?size=20); "
-                + "req/s are medians of the rounds, ratios the medians of the per-round ratios")
-        print(
-            "| Mode | bare URLSession.data(for:) | bare + JSONDecoder | HTTPBackend posts.feed | ratio to bare | "
-                + "ratio to bare + decode | client CPU µs per request (bare / + decode / backend) |")
-        print("|---|---:|---:|---:|---:|---:|---:|")
+            "GET /v1/feed?size=20: 20 posts, \(bytes) bytes of JSON; \(requests) requests per measurement, \(rounds) "
+                + "interleaved rounds; median (min–max over the rounds)")
+        print("| Mode | hand-written URLSession.data(for:) + JSONDecoder (req/s) | HTTPBackend (req/s) | ratio | client CPU µs/request (hand-written / backend) |")
+        print("|---|---:|---:|---:|---:|")
         for tasks in [1, 8] {
-            var bareRates: [Double] = []
-            var decodedRates: [Double] = []
+            var baseRates: [Double] = []
             var sdkRates: [Double] = []
-            var cpu: [[Double]] = [[], [], []]
-            for _ in 0..<rounds {
-                let bare = try await measure(tasks: tasks, count: requests) { { try await setup.bare() } }
-                let decoded = try await measure(tasks: tasks, count: requests) { { try await setup.bareDecoded() } }
-                let sdk = try await measure(tasks: tasks, count: requests) {
-                    let repositories = try await setup.backend()
-                    return { _ = try await repositories.posts.feed(page: .first(size: 20)) }
+            var ratios: [Double] = []
+            var baseCPU: [Double] = []
+            var sdkCPU: [Double] = []
+            for round in 0..<rounds {
+                // Alternate which client goes first, so neither always runs on a warmer or a busier machine.
+                var base = (rate: 0.0, cpuMicros: 0.0)
+                var sdk = (rate: 0.0, cpuMicros: 0.0)
+                for client in round % 2 == 0 ? [0, 1] : [1, 0] {
+                    if client == 0 {
+                        base = try await measure(tasks: tasks, count: requests) {
+                            let client = HandWrittenClient(baseURL: baseURL, accessToken: session.accessToken)
+                            return { _ = try await client.feed(size: 20) }
+                        }
+                    } else {
+                        sdk = try await measure(tasks: tasks, count: requests) {
+                            let backend = HTTPBackend(configuration: .init(baseURL: baseURL, tokenStore: store)).repositories
+                            return { _ = try await backend.posts.feed(page: .first(size: 20)) }
+                        }
+                    }
                 }
-                bareRates.append(bare.rate)
-                decodedRates.append(decoded.rate)
+                baseRates.append(base.rate)
                 sdkRates.append(sdk.rate)
-                cpu[0].append(bare.cpuMicros)
-                cpu[1].append(decoded.cpuMicros)
-                cpu[2].append(sdk.cpuMicros)
+                ratios.append(sdk.rate / base.rate)
+                baseCPU.append(base.cpuMicros)
+                sdkCPU.append(sdk.cpuMicros)
             }
-            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-            // Ratios are taken within each round (its three measurements ran back to back), then the median, so a
-            // change in the machine's load between rounds does not skew them.
-            let toBare = median(zip(sdkRates, bareRates).map { $0 / $1 })
-            let toDecoded = median(zip(sdkRates, decodedRates).map { $0 / $1 })
-            let mode = tasks == 1 ? "sequential" : "8 concurrent tasks"
+            let mode = tasks == 1 ? "sequential" : "\(tasks) concurrent tasks"
             print(
-                "| \(mode) | \(Int(median(bareRates))) | \(Int(median(decodedRates))) | \(Int(median(sdkRates))) | "
-                    + "\(String(format: "%.2f", toBare))× | \(String(format: "%.2f", toDecoded))× | "
-                    + cpu.map { String(format: "%.0f", median($0)) }.joined(separator: " / ") + " |")
+                "| \(mode) | \(summary(baseRates, "%.0f")) | \(summary(sdkRates, "%.0f")) | \(summary(ratios, "%.2f"))× | "
+                    + "\(summary(baseCPU, "%.0f")) / \(summary(sdkCPU, "%.0f")) |")
         }
-        server.terminate()
-        _ = input
     }
 }
 
-/// `HTTPBenchmarks decode [pages]`: decodes the benchmark's page of 20 posts (the same JSON the server sends, made
-/// without a server) `pages` times with `JSONDecoder.diary()` and with `WireJSON`, and prints microseconds per page.
-enum DecodeOnly {
-    static func page() throws -> Data {
-        let author = AuthorSummary(id: User.ID(UUID()), nickname: "bench")
-        let created = WireDate.normalized(Date(timeIntervalSince1970: 1_774_000_000.123456))
-        let posts = (0..<20).map { index in
-            Post(
-                id: Post.ID(UUID()), author: author, isMine: true, isAnonymous: false, title: "Post \(index)",
-                body: String(repeating: "Today I learned. ", count: 20), tags: ["til"], images: [], source: .original,
-                day: LocalDate(year: 2026, month: 3, day: 20)!, likeCount: 0, commentCount: 0, isLiked: false,
-                createdAt: created, updatedAt: created)
-        }
-        let page = Page(items: posts, nextCursor: PageCursor(rawValue: "djE6MTc3NDAwMDAwMDEyMzQ1Ng"), isLastPage: false, size: 20)
-        return try JSONEncoder.diary().encode(page)
-    }
-
-    static func run(pages: Int) throws {
-        let data = try page()
-        let decoder = JSONDecoder.diary()
-        func time(_ decode: () throws -> Page<Post>) throws -> Double {
-            let start = DispatchTime.now().uptimeNanoseconds
-            for _ in 0..<pages {
-                let count = try decode().items.count
-                precondition(count == 20)
-            }
-            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000 / Double(pages)
-        }
-        // Interleaved rounds, medians.
-        var json: [Double] = []
-        var wire: [Double] = []
-        for _ in 0..<5 {
-            json.append(try time { try decoder.decode(Page<Post>.self, from: data) })
-            wire.append(try time { try WireJSON.decode(Page<Post>.self, from: data) })
-        }
-        let jsonMedian = json.sorted()[2]
-        let wireMedian = wire.sorted()[2]
-        print(
-            "\(data.count) bytes, 20 posts: JSONDecoder.diary() \(String(format: "%.1f", jsonMedian)) µs per page, "
-                + "WireJSON (the HTTP backend's reader) \(String(format: "%.1f", wireMedian)) µs per page "
-                + "(\(String(format: "%.1f", jsonMedian / wireMedian))× faster)")
-    }
-}
-
-if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "decode" {
-    try DecodeOnly.run(pages: CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 2_000 : 2_000)
-} else {
-    try await HTTPBenchmark.run()
-}
+let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+try await HTTPBenchmark.run(requests: arguments.first ?? 2_000, rounds: max(arguments.dropFirst().first ?? 7, 5))
