@@ -53,26 +53,23 @@ struct DatasetCache {
         try Data().write(to: directory.appendingPathComponent("ready"))
     }
 
-    /// The diary data set of `count` entries; the bare JSON array is written when `json` is set.
+    /// The diary data set of `count` entries, with the bare JSON array when `json` is set (always written for up
+    /// to 200,000 entries; a cached set without it is generated again).
     func diaries(_ count: Int, json: Bool) async throws -> DiaryFiles {
-        let (directory, isReady) = try prepare("diaries-\(count)")
-        let files = DiaryFiles(count: count, directory: directory)
+        var (directory, isReady) = try prepare("diaries-\(count)")
+        var files = DiaryFiles(count: count, directory: directory)
         if isReady, !json || FileManager.default.fileExists(atPath: files.json.path) { return files }
         if isReady {
-            // Entries are read back from the store so that the JSON holds the same entries.
-            log("  writing the bare JSON of \(count.formatted()) entries")
-            let backend = try FileStoreBackend(configuration: FileStoreBench.configuration(files.store))
-            let entries = try await FileStoreBench.allEntries(backend)
-            try await backend.close()
-            try JSONEncoder.diary().encode(entries).write(to: files.json)
-            return files
+            (directory, isReady) = try DatasetCache(root: root.deletingLastPathComponent(), fresh: true)
+                .prepare("diaries-\(count)")
+            files = DiaryFiles(count: count, directory: directory)
         }
         log("  generating \(count.formatted()) diary entries (cached in \(directory.path))")
         let entries = Dataset(count: count).entries
         let fileSeconds = try await Clock.seconds { try await FileStoreBench.build(files.store, entries: entries) }
         let sqliteSeconds = try Clock.seconds { try SQLiteDiaries.build(files.sqlite, entries: entries) }
         log(String(format: "  file store %.1f s (import, compaction), SQLite %.1f s", fileSeconds, sqliteSeconds))
-        if json { try JSONEncoder.diary().encode(entries).write(to: files.json) }
+        if json || count <= 200_000 { try JSONEncoder.diary().encode(entries).write(to: files.json) }
         try markReady(directory)
         return files
     }

@@ -24,19 +24,6 @@ enum FileStoreBench {
         try await backend.close()
     }
 
-    /// Every entry of the author, by pages.
-    static func allEntries(_ backend: FileStoreBackend) async throws -> [Diary] {
-        let diaries = backend.repositories(signedInAs: Dataset.author).diaries
-        var request = PageRequest.first(size: PageRequest.maximumSize)
-        var entries: [Diary] = []
-        while true {
-            let page = try await diaries.entries(DiaryQuery(includeHidden: true), page: request)
-            entries += page.items
-            guard let next = page.nextRequest else { return entries }
-            request = next
-        }
-    }
-
     /// One durable single-entry write through the public repository.
     static func write(_ backend: FileStoreBackend, index: Int) async throws -> Double {
         let diaries = backend.repositories(signedInAs: Dataset.author).diaries
