@@ -78,7 +78,11 @@ struct DatasetCache {
     func posts(_ count: Int) async throws -> PostFiles {
         let (directory, isReady) = try prepare("posts-\(count)")
         let meta = directory.appendingPathComponent("meta.json")
-        if isReady { return try JSONDecoder().decode(PostFiles.self, from: Data(contentsOf: meta)) }
+        if isReady {
+            var files = try JSONDecoder().decode(PostFiles.self, from: Data(contentsOf: meta))
+            files.directory = directory  // the cache may have moved
+            return files
+        }
         log("  generating \(count.formatted()) posts through the public API (cached in \(directory.path))")
         let files = try await PostGenerator.build(count: count, directory: directory)
         try JSONEncoder().encode(files).write(to: meta)
