@@ -37,7 +37,12 @@ enum SQLitePosts {
         SELECT \(columns) FROM post JOIN user ON user.id = post.authorID
         WHERE \(visible) ORDER BY post.createdAt DESC, post.id DESC LIMIT 20 OFFSET 0
         """
-    static let countSQL = "SELECT count(*) FROM post WHERE \(visible)"
+    /// All posts (SQLite counts a whole table from its smallest index without evaluating rows) less the posts of
+    /// authors with a block either way, counted through `post_author`.
+    static let countSQL = """
+        SELECT (SELECT count(*) FROM post) - (SELECT count(*) FROM post WHERE authorID IN (
+            SELECT blocked FROM block WHERE blocker = :viewer UNION SELECT blocker FROM block WHERE blocked = :viewer))
+        """
     static let authorSQL = """
         SELECT \(columns) FROM post JOIN user ON user.id = post.authorID
         WHERE post.authorID = :author AND post.isAnonymous = 0 AND \(visible)
