@@ -9,6 +9,7 @@ final class Report {
         var sqlite = Figure()
         var ratio = Figure()
         var ratioLabel: String
+        var ratioFormat: (Double) -> String
     }
 
     private var rows: [Row] = []
@@ -19,10 +20,11 @@ final class Report {
     /// side); for times it is SQLite ÷ file store, above 1 when the file store is faster.
     func record(
         _ measure: String, file: Double?, sqlite: Double?, format: @escaping (Double) -> String, ratio: Double? = nil,
-        ratioLabel: String = "SQLite ÷ file store", computeRatio: Bool = true
+        ratioLabel: String = "SQLite ÷ file store", ratioFormat: @escaping (Double) -> String = Format.ratio,
+        computeRatio: Bool = true
     ) {
         let position = index[measure] ?? {
-            rows.append(Row(measure: measure, format: format, ratioLabel: ratioLabel))
+            rows.append(Row(measure: measure, format: format, ratioLabel: ratioLabel, ratioFormat: ratioFormat))
             index[measure] = rows.count - 1
             return rows.count - 1
         }()
@@ -37,7 +39,7 @@ final class Report {
             "| Measure | File store | SQLite (GRDB) | Ratio (per round) |", "|---|---|---|---|",
         ]
         for row in rows {
-            let ratio = row.ratio.isEmpty ? "" : row.ratio.text(Format.ratio) + " " + row.ratioLabel
+            let ratio = row.ratio.isEmpty ? "" : row.ratio.text(row.ratioFormat) + " " + row.ratioLabel
             lines.append("| \(row.measure) | \(row.file.text(row.format)) | \(row.sqlite.text(row.format)) | \(ratio) |")
         }
         return (lines + notes.map { "\n" + $0 }).joined(separator: "\n")

@@ -127,7 +127,7 @@ final class Runner {
         report.record(
             "… writes measured during compactions per round (compactions triggered), \(size) entries",
             file: Double(during.latencies.count), sqlite: nil, format: { String(format: "%.0f", $0) },
-            ratio: Double(during.compactions), ratioLabel: "compactions")
+            ratio: Double(during.compactions), ratioLabel: "compactions", ratioFormat: { String(format: "%.0f", $0) })
     }
 
     private func queries(_ store: Sized, fileFirst: Bool) async throws {

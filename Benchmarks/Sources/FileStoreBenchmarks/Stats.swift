@@ -52,7 +52,10 @@ enum Format {
     }
 
     static func seconds(_ seconds: Double) -> String { String(format: "%.3f s", seconds) }
-    static func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
+    static func ratio(_ value: Double) -> String {
+        if value >= 0.1 || value == 0 { return String(format: "%.2f×", value) }
+        return String(format: "%.2g×", value)  // two significant digits for the small ratios
+    }
     static func bytes(_ value: Double) -> String { String(format: "%.0f B", value) }
     static func mib(_ value: Double) -> String { String(format: "%.1f MiB", value / 1_048_576) }
     static func count(_ value: Int) -> String { value.formatted() }
