@@ -47,12 +47,15 @@ enum FileStoreBench {
     }
 
     /// Re-imports the entries with a new `updatedAt` (same ids, so the store does not grow; an unchanged entry
-    /// would not be written at all) until a compaction has started, at most `attempts` times.
+    /// would not be written at all) until a compaction has started, at most `attempts` times and, after the first,
+    /// for at most `timeLimit` seconds (a store whose files no longer show a compaction must not stall the run).
     /// - Returns: Whether a compaction was seen to start.
-    static func triggerCompaction(_ backend: FileStoreBackend, directory: URL, entries: [Diary], attempts: Int = 40)
-        async throws -> Bool
-    {
-        for _ in 0..<attempts {
+    static func triggerCompaction(
+        _ backend: FileStoreBackend, directory: URL, entries: [Diary], attempts: Int = 40, timeLimit: Double = 60
+    ) async throws -> Bool {
+        let start = Clock.now()
+        for attempt in 0..<attempts {
+            if attempt > 0, Clock.seconds(since: start) > timeLimit { break }
             importGeneration += 1
             let shift = Double(importGeneration) / 1_000  // whole milliseconds, so the wire format keeps them
             try await backend.importEntries(entries.map { entry in
@@ -69,7 +72,7 @@ enum FileStoreBench {
     nonisolated(unsafe) private static var importGeneration = 0
 
     /// Waits until no compaction runs (at most `timeout` seconds).
-    static func waitForCompaction(_ directory: URL, timeout: Double = 600) async throws {
+    static func waitForCompaction(_ directory: URL, timeout: Double = 180) async throws {
         let start = Clock.now()
         while isCompacting(directory), Clock.seconds(since: start) < timeout {
             try await Task.sleep(nanoseconds: 20_000_000)
