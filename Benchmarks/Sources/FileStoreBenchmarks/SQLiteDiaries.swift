@@ -13,12 +13,16 @@ enum SQLiteDiaries {
             title TEXT NOT NULL, body TEXT NOT NULL, mood TEXT, tags TEXT NOT NULL, visibility TEXT NOT NULL,
             isHidden INTEGER NOT NULL, isFavourite INTEGER NOT NULL, createdAt INTEGER NOT NULL,
             updatedAt INTEGER NOT NULL, deletedAt INTEGER);
-        CREATE INDEX diary_calendar ON diary(authorID, day, createdAt, mood, isHidden, deletedAt)
-            WHERE isHidden = 0 AND deletedAt IS NULL;
         CREATE TABLE diaryTag (
             tag TEXT NOT NULL, authorID BLOB NOT NULL, day INTEGER NOT NULL, createdAt INTEGER NOT NULL,
             diary INTEGER NOT NULL REFERENCES diary(rowid) ON DELETE CASCADE,
             PRIMARY KEY (tag, authorID, day, createdAt, diary)) WITHOUT ROWID;
+        """
+
+    /// Created after a bulk load, which is faster than keeping it up to date row by row.
+    static let calendarIndex = """
+        CREATE INDEX diary_calendar ON diary(authorID, day, createdAt, mood, isHidden, deletedAt)
+            WHERE isHidden = 0 AND deletedAt IS NULL
         """
 
     static let insertDiary = """
@@ -47,7 +51,6 @@ enum SQLiteDiaries {
         ORDER BY day DESC, createdAt DESC LIMIT 20
         """
 
-    static func create(in db: Database) throws { try db.execute(sql: schema) }
 
     static func insert(_ diary: Diary, in db: Database) throws {
         let author = SQLiteColumns.blob(diary.authorID)
@@ -122,8 +125,9 @@ enum SQLiteDiaries {
     static func build(_ path: String, entries: [Diary]) throws {
         let pool = try SQLiteColumns.openPool(path, durable: false)
         try pool.write { db in
-            try create(in: db)
+            try db.execute(sql: schema)
             for entry in entries { try insert(entry, in: db) }
+            try db.execute(sql: calendarIndex)
         }
         try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         try pool.close()
