@@ -80,9 +80,3 @@ enum ChildProcess {
         return 0
     }
 }
-
-/// A benchmark that cannot go on.
-struct BenchmarkError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
