@@ -41,7 +41,7 @@ struct MoodCalendarViewModelTests {
         #expect(model.state.days.last?.mood == .happy)
     }
 
-    @Test func blankTextShowsAFieldErrorAndSavesNothing() async {
+    @Test func blankTextShowsAFieldErrorAndSavesNothing() async throws {
         let model = makeModel()
         await model.save(text: "   ", mood: nil)
         #expect(model.state.fieldError == "Write something first.")
@@ -58,7 +58,7 @@ struct MoodCalendarViewModelTests {
         #expect(try await backend.contents.diaries.count == 3)
     }
 
-    @Test func aDoubleTapWhileSavingWritesOnce() async {
+    @Test func aDoubleTapWhileSavingWritesOnce() async throws {
         let model = makeModel()
         backend.setLatency(0.2)
         async let first = model.save(text: "Tap", mood: nil)
