@@ -26,14 +26,14 @@ struct MoodCalendarViewModelTests {
         MoodCalendarViewModel(diaries: backend.repositories(signedInAs: alice.id).diaries, month: YearMonth("2026-03")!)
     }
 
-    @Test func showsTheMoodOfEachDayAndAStreakThatNeedsToday() async {
+    @Test func showsTheMoodOfEachDayAndAStreakThatNeedsToday() async throws {
         let model = makeModel()
         await model.load()
         #expect(model.state.days.map(\.mood) == [.calm, .tired])
         #expect(model.state.streakText == "2 days in a row — write today to keep it")
     }
 
-    @Test func savingTodayExtendsTheStreak() async {
+    @Test func savingTodayExtendsTheStreak() async throws {
         let model = makeModel()
         let saved = await model.save(text: "Tuesday", mood: .happy)
         #expect(saved?.day == LocalDate("2026-03-10"))
@@ -48,7 +48,7 @@ struct MoodCalendarViewModelTests {
         #expect(try await backend.contents.diaries.count == 2)
     }
 
-    @Test func anOfflineBackendShowsAMessageAndTheScreenRecovers() async {
+    @Test func anOfflineBackendShowsAMessageAndTheScreenRecovers() async throws {
         let model = makeModel()
         backend.failNext(with: DiaryError(.unavailable, "no connection"), matching: "diaries.write")
         await model.save(text: "Tuesday", mood: .happy)
