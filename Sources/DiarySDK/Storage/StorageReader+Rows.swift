@@ -18,31 +18,43 @@ extension StorageReader {
         try await record(key) != nil
     }
 
+    /// The `user` row with a key, if there is one.
     public func user(_ id: User.ID) async throws -> User? { try await row(StorageSchema.users, .user(id)) }
+    /// The `credential` row with a key, if there is one.
     public func credential(_ id: User.ID) async throws -> CredentialRecord? {
         try await row(StorageSchema.credentials, .credential(id))
     }
+    /// The `session` row with a key, if there is one.
     public func session(_ tokenHash: String) async throws -> SessionRecord? {
         try await row(StorageSchema.sessions, .session(tokenHash))
     }
+    /// The `attachment` row with a key, if there is one.
     public func attachment(_ id: Attachment.ID) async throws -> Attachment? {
         try await row(StorageSchema.attachments, .attachment(id))
     }
+    /// The `diary` row with a key, if there is one.
     public func diary(_ id: Diary.ID) async throws -> Diary? { try await row(StorageSchema.diaries, .diary(id)) }
+    /// The `book` row with a key, if there is one.
     public func book(_ id: DiaryBook.ID) async throws -> DiaryBook? { try await row(StorageSchema.books, .book(id)) }
+    /// The `membership` row with a key, if there is one.
     public func membership(_ bookID: DiaryBook.ID, _ userID: User.ID) async throws -> MembershipRecord? {
         try await row(StorageSchema.memberships, .membership(bookID, userID))
     }
+    /// The `post` row with a key, if there is one.
     public func post(_ id: Post.ID) async throws -> PostRecord? { try await row(StorageSchema.posts, .post(id)) }
+    /// The `comment` row with a key, if there is one.
     public func comment(_ id: Comment.ID) async throws -> CommentRecord? {
         try await row(StorageSchema.comments, .comment(id))
     }
+    /// The `like` row with a key, if there is one.
     public func like(_ userID: User.ID, _ postID: Post.ID) async throws -> LikeRecord? {
         try await row(StorageSchema.likes, .like(userID, postID))
     }
+    /// The `notification` row with a key, if there is one.
     public func notification(_ id: DiaryNotification.ID) async throws -> NotificationRecord? {
         try await row(StorageSchema.notifications, .notification(id))
     }
+    /// The `blog` row with a key, if there is one.
     public func blog(_ id: Blog.ID) async throws -> Blog? { try await row(StorageSchema.blogs, .blog(id)) }
 }
 

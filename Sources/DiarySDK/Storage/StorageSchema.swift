@@ -9,54 +9,71 @@ import Foundation
 public enum StorageSchema {
     // MARK: Tables
 
+    /// The `users` table.
     public static let users = StorageTable<User>(.user, wrap: StoreRecord.user) {
         if case .user(let row) = $0 { row } else { nil }
     }
+    /// The `credentials` table.
     public static let credentials = StorageTable<CredentialRecord>(.credential, wrap: StoreRecord.credential) {
         if case .credential(let row) = $0 { row } else { nil }
     }
+    /// The `sessions` table.
     public static let sessions = StorageTable<SessionRecord>(.session, wrap: StoreRecord.session) {
         if case .session(let row) = $0 { row } else { nil }
     }
+    /// The `devices` table.
     public static let devices = StorageTable<DeviceRecord>(.device, wrap: StoreRecord.device) {
         if case .device(let row) = $0 { row } else { nil }
     }
+    /// The `attachments` table.
     public static let attachments = StorageTable<Attachment>(.attachment, wrap: StoreRecord.attachment) {
         if case .attachment(let row) = $0 { row } else { nil }
     }
+    /// The `diaries` table.
     public static let diaries = StorageTable<Diary>(.diary, wrap: StoreRecord.diary) {
         if case .diary(let row) = $0 { row } else { nil }
     }
+    /// The `books` table.
     public static let books = StorageTable<DiaryBook>(.book, wrap: StoreRecord.book) {
         if case .book(let row) = $0 { row } else { nil }
     }
+    /// The `memberships` table.
     public static let memberships = StorageTable<MembershipRecord>(.membership, wrap: StoreRecord.membership) {
         if case .membership(let row) = $0 { row } else { nil }
     }
+    /// The `posts` table.
     public static let posts = StorageTable<PostRecord>(.post, wrap: StoreRecord.post) {
         if case .post(let row) = $0 { row } else { nil }
     }
+    /// The `comments` table.
     public static let comments = StorageTable<CommentRecord>(.comment, wrap: StoreRecord.comment) {
         if case .comment(let row) = $0 { row } else { nil }
     }
+    /// The `likes` table.
     public static let likes = StorageTable<LikeRecord>(.like, wrap: StoreRecord.like) {
         if case .like(let row) = $0 { row } else { nil }
     }
+    /// The `follows` table.
     public static let follows = StorageTable<EdgeRecord>(.follow, wrap: StoreRecord.follow) {
         if case .follow(let row) = $0 { row } else { nil }
     }
+    /// The `blocks` table.
     public static let blocks = StorageTable<EdgeRecord>(.block, wrap: StoreRecord.block) {
         if case .block(let row) = $0 { row } else { nil }
     }
+    /// The `anonymousBlocks` table.
     public static let anonymousBlocks = StorageTable<EdgeRecord>(.anonymousBlock, wrap: StoreRecord.anonymousBlock) {
         if case .anonymousBlock(let row) = $0 { row } else { nil }
     }
+    /// The `reports` table.
     public static let reports = StorageTable<Report>(.report, wrap: StoreRecord.report) {
         if case .report(let row) = $0 { row } else { nil }
     }
+    /// The `notifications` table.
     public static let notifications = StorageTable<NotificationRecord>(.notification, wrap: StoreRecord.notification) {
         if case .notification(let row) = $0 { row } else { nil }
     }
+    /// The `blogs` table.
     public static let blogs = StorageTable<Blog>(.blog, wrap: StoreRecord.blog) {
         if case .blog(let row) = $0 { row } else { nil }
     }
@@ -67,6 +84,7 @@ public enum StorageSchema {
     public static let usersByNickname = StorageIndex<User, String>("users.nicknameKey", on: users, unique: true) {
         [Validation.nicknameKey($0.nickname)]
     }
+    /// The `credentialsByEmail` index.
     public static let credentialsByEmail = StorageIndex<CredentialRecord, String>(
         "credentials.email", on: credentials, unique: true
     ) { [$0.email] }
@@ -74,20 +92,27 @@ public enum StorageSchema {
     public static let credentialsByExternalIdentity = StorageIndex<CredentialRecord, String>(
         "credentials.externalIdentities", on: credentials, unique: true
     ) { $0.externalIdentities }
+    /// The `sessionsByUser` index.
     public static let sessionsByUser = StorageIndex<SessionRecord, User.ID>("sessions.userID", on: sessions) {
         [$0.userID]
     }
+    /// The `devicesByUser` index.
     public static let devicesByUser = StorageIndex<DeviceRecord, User.ID>("devices.userID", on: devices) { [$0.userID] }
+    /// The `devicesByToken` index.
     public static let devicesByToken = StorageIndex<DeviceRecord, String>("devices.token", on: devices) {
         [$0.device.token]
     }
+    /// The `attachmentsByOwner` index.
     public static let attachmentsByOwner = StorageIndex<Attachment, User.ID>("attachments.ownerID", on: attachments) {
         [$0.ownerID]
     }
+    /// The `diariesByAuthor` index.
     public static let diariesByAuthor = StorageIndex<Diary, User.ID>("diaries.authorID", on: diaries) { [$0.authorID] }
+    /// The `diariesByAuthorMonth` index.
     public static let diariesByAuthorMonth = StorageIndex<Diary, AuthorMonth>("diaries.authorMonth", on: diaries) {
         [AuthorMonth(authorID: $0.authorID, month: $0.day.yearMonth)]
     }
+    /// The `diariesByBook` index.
     public static let diariesByBook = StorageIndex<Diary, DiaryBook.ID>("diaries.bookID", on: diaries) {
         $0.bookID.map { [$0] } ?? []
     }
@@ -95,16 +120,21 @@ public enum StorageSchema {
     public static let diariesByImage = StorageIndex<Diary, Attachment.ID>("diaries.imageIDs", on: diaries) {
         $0.images.map(\.id)
     }
+    /// The `booksByInviteCode` index.
     public static let booksByInviteCode = StorageIndex<DiaryBook, String>("books.inviteCode", on: books, unique: true) {
         $0.inviteCode.map { [$0] } ?? []
     }
+    /// The `membershipsByBook` index.
     public static let membershipsByBook = StorageIndex<MembershipRecord, DiaryBook.ID>(
         "memberships.bookID", on: memberships
     ) { [$0.bookID] }
+    /// The `membershipsByUser` index.
     public static let membershipsByUser = StorageIndex<MembershipRecord, User.ID>("memberships.userID", on: memberships) {
         [$0.userID]
     }
+    /// The `postsByAuthor` index.
     public static let postsByAuthor = StorageIndex<PostRecord, User.ID>("posts.authorID", on: posts) { [$0.authorID] }
+    /// The `postsByAuthorMonth` index.
     public static let postsByAuthorMonth = StorageIndex<PostRecord, AuthorMonth>("posts.authorMonth", on: posts) {
         [AuthorMonth(authorID: $0.authorID, month: $0.day.yearMonth)]
     }
@@ -120,33 +150,45 @@ public enum StorageSchema {
     public static let postsByImage = StorageIndex<PostRecord, Attachment.ID>("posts.imageIDs", on: posts) {
         $0.images.map(\.id)
     }
+    /// The `commentsByTarget` index.
     public static let commentsByTarget = StorageIndex<CommentRecord, CommentTarget>("comments.target", on: comments) {
         [$0.target]
     }
+    /// The `commentsByParent` index.
     public static let commentsByParent = StorageIndex<CommentRecord, Comment.ID>("comments.parentID", on: comments) {
         $0.parentID.map { [$0] } ?? []
     }
+    /// The `commentsByAuthor` index.
     public static let commentsByAuthor = StorageIndex<CommentRecord, User.ID>("comments.authorID", on: comments) {
         [$0.authorID]
     }
+    /// The `likesByUser` index.
     public static let likesByUser = StorageIndex<LikeRecord, User.ID>("likes.userID", on: likes) { [$0.userID] }
     /// Likes of a post; filtered by who liked.
     public static let likesByPost = StorageIndex<LikeRecord, Post.ID>(
         "likes.postID", on: likes, author: { Authorship(author: $0.userID, isAnonymous: false) }
     ) { [$0.postID] }
+    /// The `followsByFollower` index.
     public static let followsByFollower = StorageIndex<EdgeRecord, User.ID>("follows.from", on: follows) { [$0.from] }
+    /// The `followsByFollowed` index.
     public static let followsByFollowed = StorageIndex<EdgeRecord, User.ID>("follows.to", on: follows) { [$0.to] }
+    /// The `blocksByBlocker` index.
     public static let blocksByBlocker = StorageIndex<EdgeRecord, User.ID>("blocks.from", on: blocks) { [$0.from] }
+    /// The `blocksByBlocked` index.
     public static let blocksByBlocked = StorageIndex<EdgeRecord, User.ID>("blocks.to", on: blocks) { [$0.to] }
+    /// The `anonymousBlocksByBlocker` index.
     public static let anonymousBlocksByBlocker = StorageIndex<EdgeRecord, User.ID>(
         "anonymousBlocks.from", on: anonymousBlocks
     ) { [$0.from] }
+    /// The `anonymousBlocksByBlocked` index.
     public static let anonymousBlocksByBlocked = StorageIndex<EdgeRecord, User.ID>(
         "anonymousBlocks.to", on: anonymousBlocks
     ) { [$0.to] }
+    /// The `reportsByReporter` index.
     public static let reportsByReporter = StorageIndex<Report, User.ID>("reports.reporterID", on: reports) {
         [$0.reporterID]
     }
+    /// The `notificationsByRecipient` index.
     public static let notificationsByRecipient = StorageIndex<NotificationRecord, User.ID>(
         "notifications.recipientID", on: notifications
     ) { [$0.recipientID] }
@@ -154,6 +196,7 @@ public enum StorageSchema {
     public static let notificationsByActor = StorageIndex<NotificationRecord, User.ID>(
         "notifications.actorIDs", on: notifications
     ) { [$0.actorID, $0.anonymousActorID].compactMap { $0 } }
+    /// The `blogsByOwner` index.
     public static let blogsByOwner = StorageIndex<Blog, User.ID>("blogs.ownerID", on: blogs) { [$0.ownerID] }
 
     // MARK: Listings
