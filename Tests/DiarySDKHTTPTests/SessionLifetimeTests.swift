@@ -27,9 +27,10 @@ struct SessionLifetimeTests {
         return await reader.value
     }
 
-    /// Polls `condition` every 100 ms for up to ten seconds; whether it came true.
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        for _ in 0..<100 {
+    /// Polls `condition` every 100 ms for up to `seconds` (a generous bound: the whole suite shares two cores with
+    /// the server); whether it came true.
+    static func eventually(within seconds: Int = 30, _ condition: () async throws -> Bool) async throws -> Bool {
+        for _ in 0..<(seconds * 10) {
             if try await condition() { return true }
             try await Task.sleep(nanoseconds: 100_000_000)
         }
@@ -74,7 +75,7 @@ struct SessionLifetimeTests {
         #expect(reconnected, "the client refreshed its token and reopened the stream")
         _ = try await fixture.sdk.posts.publish(.init(title: "After", body: "expiry"))
         let timeout = Task {
-            try await Task.sleep(nanoseconds: 10_000_000_000)
+            try await Task.sleep(nanoseconds: 30_000_000_000)
             firstPost.cancel()
         }
         defer { timeout.cancel() }
