@@ -48,17 +48,69 @@ package struct LocalPostTextIndex: Sendable {
 
     /// The distinct tokens of a post's searchable text.
     package static func tokens(of post: PostRecord) -> Set<String> {
-        Set(SearchText.searchable(post).split(whereSeparator: isSeparator).map(String.init))
+        tokens(in: SearchText.searchable(post))
     }
+
+    /// The distinct tokens of a text: split on ``isSeparator(_:)``.
+    /// - Complexity: O(n). ASCII text (where every character is one byte, or the separator `\r\n`) is split byte by
+    ///   byte with a table built from ``isSeparator(_:)``, so both ways give the same tokens.
+    package static func tokens(in text: String) -> Set<String> {
+        var text = text
+        let ascii: Set<String>? = text.withUTF8 { bytes in
+            var tokens = Set<String>()
+            var start = 0
+            for (offset, byte) in bytes.enumerated() {
+                guard byte < 0x80 else { return nil }
+                if asciiSeparators[Int(byte)] {
+                    if offset > start { tokens.insert(String(decoding: bytes[start..<offset], as: UTF8.self)) }
+                    start = offset + 1
+                }
+            }
+            if bytes.count > start { tokens.insert(String(decoding: bytes[start...], as: UTF8.self)) }
+            return tokens
+        }
+        return ascii ?? Set(text.split(whereSeparator: isSeparator).map(String.init))
+    }
+
+    /// ``isSeparator(_:)`` of each ASCII character.
+    private static let asciiSeparators: [Bool] = (0..<128).map { isSeparator(Character(Unicode.Scalar(UInt8($0)))) }
 
     /// Indexes a new post.
     package mutating func insert(_ post: PostRecord) {
+        insert(post, tokens: Self.tokens(of: post))
+    }
+
+    /// Indexes many new posts, as when a snapshot is loaded: their text is split on every core at once.
+    package mutating func insert(contentsOf posts: [PostRecord]) {
+        guard posts.count > 256 else {
+            for post in posts { insert(post) }
+            return
+        }
+        let chunkSize = 256
+        let chunks = (posts.count + chunkSize - 1) / chunkSize
+        /// The result slots: each iteration initialises its own, disjoint from every other's.
+        struct Slots: @unchecked Sendable {
+            let base: UnsafeMutablePointer<Set<String>>
+        }
+        let tokens = [Set<String>](unsafeUninitializedCapacity: posts.count) { buffer, initialized in
+            let slots = Slots(base: buffer.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for index in (chunk * chunkSize)..<min(posts.count, (chunk + 1) * chunkSize) {
+                    (slots.base + index).initialize(to: Self.tokens(of: posts[index]))
+                }
+            }
+            initialized = posts.count
+        }
+        for (post, tokens) in zip(posts, tokens) { insert(post, tokens: tokens) }
+    }
+
+    private mutating func insert(_ post: PostRecord, tokens: Set<String>) {
         let number = nextPost
         // Numbers run out after 4 billion posts indexed in one process; they are not persisted.
         nextPost &+= 1
         numbers.updateValue(number, forKey: post.id)
         postIDs.updateValue(post.id, forKey: number)
-        for token in Self.tokens(of: post) { add(number, to: token) }
+        for token in tokens { add(number, to: token) }
     }
 
     /// Re-indexes a post whose row changed: only the tokens it gained or lost are touched.
