@@ -101,16 +101,28 @@ package struct LocalPostTextIndex: Sendable {
             }
             initialized = posts.count
         }
-        for (post, tokens) in zip(posts, tokens) { insert(post, tokens: tokens) }
+        // Gather each token's posts first, so each token's entry is written once.
+        var postings: [String: [UInt32]] = [:]
+        for (post, tokens) in zip(posts, tokens) {
+            let number = register(post)
+            for token in tokens { postings[token, default: []].append(number) }
+        }
+        for (token, numbers) in postings { add(numbers, to: token) }
     }
 
     private mutating func insert(_ post: PostRecord, tokens: Set<String>) {
+        let number = register(post)
+        for token in tokens { add([number], to: token) }
+    }
+
+    /// Numbers a new post.
+    private mutating func register(_ post: PostRecord) -> UInt32 {
         let number = nextPost
         // Numbers run out after 4 billion posts indexed in one process; they are not persisted.
         nextPost &+= 1
         numbers.updateValue(number, forKey: post.id)
         postIDs.updateValue(post.id, forKey: number)
-        for token in tokens { add(number, to: token) }
+        return number
     }
 
     /// Re-indexes a post whose row changed: only the tokens it gained or lost are touched.
@@ -123,7 +135,7 @@ package struct LocalPostTextIndex: Sendable {
         let before = Self.tokens(of: old)
         let after = Self.tokens(of: new)
         for token in before.subtracting(after) { take(number, from: token) }
-        for token in after.subtracting(before) { add(number, to: token) }
+        for token in after.subtracting(before) { add([number], to: token) }
     }
 
     /// Takes a post out of the index.
@@ -133,7 +145,7 @@ package struct LocalPostTextIndex: Sendable {
         for token in Self.tokens(of: post) { take(number, from: token) }
     }
 
-    private mutating func add(_ post: UInt32, to token: String) {
+    private mutating func add(_ posts: [UInt32], to token: String) {
         var isNew = false
         var tokenNumber: UInt32 = 0
         let unused = nextToken
@@ -143,7 +155,7 @@ package struct LocalPostTextIndex: Sendable {
                 isNew = true
             }
             tokenNumber = entry!.number
-            entry!.posts.insert(post)
+            entry!.posts.insert(contentsOf: posts)
         }
         guard isNew else { return }
         nextToken &+= 1
