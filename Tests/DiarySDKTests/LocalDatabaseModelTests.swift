@@ -13,21 +13,55 @@ struct LocalDatabaseModelTests {
         var database = LocalDatabase()
         var model: [RecordKey: StoreRecord] = [:]
         var everPut: [StoreRecord] = []
-        for step in 1...600 {
-            if random.chance(25), !model.isEmpty {
-                let key = random.chance(80) ? random.pick(Array(model.keys)) : random.record().key
-                #expect(database.remove(key) == model.removeValue(forKey: key))
-            } else {
-                let record = random.record()
-                everPut.append(record)
-                #expect(database.put(record) == model.updateValue(record, forKey: record.key))
-            }
-            if step % 300 == 0 { try check(database, model: model, everPut: everPut, random: &random) }
+        for _ in 1...2 {
+            randomWrites(300, to: &database, model: &model, everPut: &everPut, random: &random)
+            try check(database, model: model, everPut: everPut, random: &random)
         }
         // Loading the rows in one batch builds the same indices.
         var loaded = LocalDatabase()
         loaded.put(contentsOf: database.allRecords.shuffled(using: &random.random))
         try check(loaded, model: model, everPut: everPut, random: &random)
+    }
+
+    @Test(arguments: [4 as UInt64, 5])
+    func aTextIndexBuiltOnASnapshotAndCaughtUpWithLaterWritesAgreesWithABruteForceEvaluation(seed: UInt64) throws {
+        var random = RandomStoreRecords(seed: seed)
+        var model: [RecordKey: StoreRecord] = [:]
+        var everPut: [StoreRecord] = []
+        var database = LocalDatabase()
+        randomWrites(300, to: &database, model: &model, everPut: &everPut, random: &random)
+        var deferred = LocalDatabase(indexingPostText: false)
+        deferred.put(contentsOf: database.allRecords)
+        // Without its text index the database searches by reading the posts.
+        try check(deferred, model: model, everPut: everPut, random: &random)
+        let snapshot = deferred
+        let since = randomWrites(300, to: &deferred, model: &model, everPut: &everPut, random: &random)
+        deferred.installPostTextIndex(snapshot.makePostTextIndex(), replaying: since)
+        try check(deferred, model: model, everPut: everPut, random: &random)
+    }
+
+    /// Random puts and removes of every kind, applied to the database and the model alike.
+    @discardableResult
+    private func randomWrites(
+        _ count: Int, to database: inout LocalDatabase, model: inout [RecordKey: StoreRecord],
+        everPut: inout [StoreRecord], random: inout RandomStoreRecords
+    ) -> [StoreMutation] {
+        var mutations: [StoreMutation] = []
+        for _ in 0..<count {
+            if random.chance(25), !model.isEmpty {
+                let key = random.chance(80) ? random.pick(Array(model.keys)) : random.record().key
+                let removed = database.remove(key)
+                #expect(removed == model.removeValue(forKey: key))
+                if let removed { mutations.append(StoreMutation(before: removed, after: nil)) }
+            } else {
+                let record = random.record()
+                everPut.append(record)
+                let replaced = database.put(record)
+                #expect(replaced == model.updateValue(record, forKey: record.key))
+                if replaced != record { mutations.append(StoreMutation(before: replaced, after: record)) }
+            }
+        }
+        return mutations
     }
 
     @Test func aBatchThatReplacesRowsItAlreadyHoldsKeepsOnlyTheLastOfEach() throws {

@@ -25,6 +25,7 @@ package enum SearchText {
     /// turned into the plain characters, and invisible formatting characters removed.
     /// - Complexity: O(n) in the length of `text`.
     package static func fold(_ text: String) -> String {
+        if let ascii = foldedASCII(text) { return ascii }
         var plain = String.UnicodeScalarView()
         plain.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
@@ -49,6 +50,23 @@ package enum SearchText {
             }
         }
         return String(plain).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// What ``fold(_:)`` makes of text that is all ASCII, without Foundation's folding: the grave accent becomes an
+    /// apostrophe and `A`–`Z` lowercase, as the general path does (SearchTextTests checks every ASCII character
+    /// against it). `nil` when the text is not all ASCII.
+    private static func foldedASCII(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x80...: return nil
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): bytes.append(byte + 0x20)
+            case UInt8(ascii: "`"): bytes.append(UInt8(ascii: "'"))
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The text of an HTML fragment as a reader sees it: tags removed (with the contents of `script` and `style`),

@@ -35,19 +35,23 @@ extension LocalDatabase {
                         })
                     }))
         }
-        let text = postText
-        for word in Set(query.words) {
-            let pieces = word.split(whereSeparator: LocalPostTextIndex.isSeparator)
-            // A word with a separator (or an empty one) is only narrowed by its pieces: check the candidates.
-            if pieces.count != 1 || pieces[0].count != word.count { needsCheck = true }
-            for piece in Set(pieces.map(String.init)) {
-                let match = text.match(piece)
-                conditions.append(
-                    Condition(
-                        estimate: match.estimate, testCost: match.tokenCount,
-                        contains: { text.number(of: $0).map(match.contains) ?? false },
-                        all: { Set(match.numbers().compactMap(text.post(numbered:))) }))
+        if let text = postText {
+            for word in Set(query.words) {
+                let pieces = word.split(whereSeparator: LocalPostTextIndex.isSeparator)
+                // A word with a separator (or an empty one) is only narrowed by its pieces: check the candidates.
+                if pieces.count != 1 || pieces[0].count != word.count { needsCheck = true }
+                for piece in Set(pieces.map(String.init)) {
+                    let match = text.match(piece)
+                    conditions.append(
+                        Condition(
+                            estimate: match.estimate, testCost: match.tokenCount,
+                            contains: { text.number(of: $0).map(match.contains) ?? false },
+                            all: { Set(match.numbers().compactMap(text.post(numbered:))) }))
+                }
             }
+        } else if !query.words.isEmpty {
+            // No text index yet (see `LocalDatabase.init(indexingPostText:)`): the candidates' text is read.
+            needsCheck = true
         }
         guard !conditions.isEmpty else { return SearchPlan(candidates: nil, needsCheck: !query.words.isEmpty) }
         conditions.sort { $0.estimate < $1.estimate }

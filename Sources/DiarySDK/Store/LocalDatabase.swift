@@ -21,14 +21,48 @@ package struct LocalDatabase: Sendable {
     private var indices: [any LocalIndexStorage]
     /// Every declared listing, at ``LocalSchema/listingPosition``.
     private var listings: [any LocalListingStorage]
-    /// The text index of the posts.
-    package private(set) var postText = LocalPostTextIndex()
+    /// The text index of the posts; `nil` until it is built (see ``init(indexingPostText:)``), and then searches
+    /// read every post.
+    package private(set) var postText: LocalPostTextIndex?
 
     /// An empty database.
-    package init() {
+    /// - Parameter indexingPostText: Whether to keep the text index of the posts from the start. A store that loads
+    ///   a large snapshot passes `false` so the load does not split every post's text, then builds the index from a
+    ///   snapshot off the write path (``makePostTextIndex()``) and hands it to the writer
+    ///   (``installPostTextIndex(_:replaying:)``); until then searches walk the posts.
+    package init(indexingPostText: Bool = true) {
         tables = RecordKind.allCases.map { _ in ShardedMap() }
         indices = LocalSchema.makeIndices()
         listings = LocalSchema.makeListings()
+        postText = indexingPostText ? LocalPostTextIndex() : nil
+    }
+
+    /// A text index of this database's posts, built on every core at once: O(the posts' text), meant to run on a
+    /// snapshot while the writer goes on.
+    package func makePostTextIndex() -> LocalPostTextIndex {
+        var index = LocalPostTextIndex()
+        index.insert(contentsOf: tables[LocalSchema.tablePosition[.post]!].values.compactMap {
+            if case .post(let post) = $0 { post } else { nil }
+        })
+        return index
+    }
+
+    /// Starts keeping the text index of the posts, from one that ``makePostTextIndex()`` built on an earlier state
+    /// of this database.
+    /// - Parameters:
+    ///   - index: The index of the earlier state.
+    ///   - mutations: Every mutation committed since that state, in order, so the index catches up.
+    package mutating func installPostTextIndex(_ index: LocalPostTextIndex, replaying mutations: [StoreMutation]) {
+        var index = index
+        for mutation in mutations {
+            switch (mutation.before, mutation.after) {
+            case (.post(let before), .post(let after)): index.replace(before, with: after)
+            case (.post(let before), _): index.remove(before)
+            case (_, .post(let after)): index.insert(after)
+            default: break
+            }
+        }
+        postText = index
     }
 
     /// How many rows of every kind the database holds.
@@ -68,21 +102,35 @@ package struct LocalDatabase: Sendable {
         let old = self.record(for: record.key)
         guard old != record else { return old }
         if let old { unindex(old) }
-        index(record, deferring: false, replacing: old)
+        index(record, deferring: false)
+        if case .post(let post) = record, postText != nil {
+            if case .post(let before) = old { postText!.replace(before, with: post) } else { postText!.insert(post) }
+        }
         return old
     }
 
     /// Inserts or replaces many rows, as when a snapshot is loaded: each listing takes the batch's keys in one merge
     /// instead of one at a time.
     package mutating func put(contentsOf records: some Sequence<StoreRecord>) {
+        var newPosts: [PostRecord] = []
         for record in records {
             let old = self.record(for: record.key)
             guard old != record else { continue }
             // Removing a row flushes the listings' deferred keys first (see `LocalListing.remove`).
             if let old { unindex(old) }
-            index(record, deferring: true, replacing: old)
+            index(record, deferring: true)
+            if case .post(let post) = record, postText != nil {
+                if case .post(let before) = old {
+                    postText!.insert(contentsOf: newPosts)
+                    newPosts = []
+                    postText!.replace(before, with: post)
+                } else {
+                    newPosts.append(post)
+                }
+            }
         }
         for position in listings.indices { listings[position].flush() }
+        postText?.insert(contentsOf: newPosts)
     }
 
     /// Removes a row, keeping every index in step.
@@ -91,7 +139,7 @@ package struct LocalDatabase: Sendable {
     package mutating func remove(_ key: RecordKey) -> StoreRecord? {
         guard let old = record(for: key) else { return nil }
         unindex(old)
-        if case .post(let post) = old { postText.remove(post) }
+        if case .post(let post) = old { postText?.remove(post) }
         return old
     }
 
@@ -106,14 +154,12 @@ package struct LocalDatabase: Sendable {
 
     // MARK: - Index maintenance
 
-    private mutating func index(_ record: StoreRecord, deferring: Bool, replacing old: StoreRecord?) {
+    /// Puts a row in its table, the indices and the listings (the text index is the caller's).
+    private mutating func index(_ record: StoreRecord, deferring: Bool) {
         let table = LocalSchema.tablePosition[record.kind]!
         tables[table].updateValue(record, forKey: record.key)
         for position in LocalSchema.indicesOfTable[table] { indices[position].insert(record) }
         for position in LocalSchema.listingsOfTable[table] { listings[position].insert(record, deferring: deferring) }
-        if case .post(let post) = record {
-            if case .post(let before) = old { postText.replace(before, with: post) } else { postText.insert(post) }
-        }
     }
 
     /// Takes a row out of the table, the indices and the listings (the text index is the caller's: a replaced post

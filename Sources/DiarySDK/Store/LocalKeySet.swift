@@ -69,6 +69,17 @@ package struct LocalKeySet<Element: Hashable & Sendable>: Sendable {
         return true
     }
 
+    /// Adds many keys: into an empty set, built in one pass.
+    package mutating func insert(contentsOf elements: [Element]) {
+        guard case .empty = storage, elements.count > 1 else {
+            for element in elements { insert(element) }
+            return
+        }
+        let set = Set(elements)
+        count = set.count
+        storage = set.count == 1 ? .one(set.first!) : set.count > Self.shardThreshold ? .sharded(Self.spread(set)) : .set(set)
+    }
+
     /// Removes a key.
     /// - Returns: `false` if the set did not hold it.
     @discardableResult

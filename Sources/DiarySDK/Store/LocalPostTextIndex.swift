@@ -48,17 +48,81 @@ package struct LocalPostTextIndex: Sendable {
 
     /// The distinct tokens of a post's searchable text.
     package static func tokens(of post: PostRecord) -> Set<String> {
-        Set(SearchText.searchable(post).split(whereSeparator: isSeparator).map(String.init))
+        tokens(in: SearchText.searchable(post))
     }
+
+    /// The distinct tokens of a text: split on ``isSeparator(_:)``.
+    /// - Complexity: O(n). ASCII text (where every character is one byte, or the separator `\r\n`) is split byte by
+    ///   byte with a table built from ``isSeparator(_:)``, so both ways give the same tokens.
+    package static func tokens(in text: String) -> Set<String> {
+        var text = text
+        let ascii: Set<String>? = text.withUTF8 { bytes in
+            var tokens = Set<String>()
+            var start = 0
+            for (offset, byte) in bytes.enumerated() {
+                guard byte < 0x80 else { return nil }
+                if asciiSeparators[Int(byte)] {
+                    if offset > start { tokens.insert(String(decoding: bytes[start..<offset], as: UTF8.self)) }
+                    start = offset + 1
+                }
+            }
+            if bytes.count > start { tokens.insert(String(decoding: bytes[start...], as: UTF8.self)) }
+            return tokens
+        }
+        return ascii ?? Set(text.split(whereSeparator: isSeparator).map(String.init))
+    }
+
+    /// ``isSeparator(_:)`` of each ASCII character.
+    private static let asciiSeparators: [Bool] = (0..<128).map { isSeparator(Character(Unicode.Scalar(UInt8($0)))) }
 
     /// Indexes a new post.
     package mutating func insert(_ post: PostRecord) {
+        insert(post, tokens: Self.tokens(of: post))
+    }
+
+    /// Indexes many new posts, as when a snapshot is loaded: their text is split on every core at once.
+    package mutating func insert(contentsOf posts: [PostRecord]) {
+        guard posts.count > 256 else {
+            for post in posts { insert(post) }
+            return
+        }
+        let chunkSize = 256
+        let chunks = (posts.count + chunkSize - 1) / chunkSize
+        /// The result slots: each iteration initialises its own, disjoint from every other's.
+        struct Slots: @unchecked Sendable {
+            let base: UnsafeMutablePointer<Set<String>>
+        }
+        let tokens = [Set<String>](unsafeUninitializedCapacity: posts.count) { buffer, initialized in
+            let slots = Slots(base: buffer.baseAddress!)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for index in (chunk * chunkSize)..<min(posts.count, (chunk + 1) * chunkSize) {
+                    (slots.base + index).initialize(to: Self.tokens(of: posts[index]))
+                }
+            }
+            initialized = posts.count
+        }
+        // Gather each token's posts first, so each token's entry is written once.
+        var postings: [String: [UInt32]] = [:]
+        for (post, tokens) in zip(posts, tokens) {
+            let number = register(post)
+            for token in tokens { postings[token, default: []].append(number) }
+        }
+        for (token, numbers) in postings { add(numbers, to: token) }
+    }
+
+    private mutating func insert(_ post: PostRecord, tokens: Set<String>) {
+        let number = register(post)
+        for token in tokens { add([number], to: token) }
+    }
+
+    /// Numbers a new post.
+    private mutating func register(_ post: PostRecord) -> UInt32 {
         let number = nextPost
         // Numbers run out after 4 billion posts indexed in one process; they are not persisted.
         nextPost &+= 1
         numbers.updateValue(number, forKey: post.id)
         postIDs.updateValue(post.id, forKey: number)
-        for token in Self.tokens(of: post) { add(number, to: token) }
+        return number
     }
 
     /// Re-indexes a post whose row changed: only the tokens it gained or lost are touched.
@@ -71,7 +135,7 @@ package struct LocalPostTextIndex: Sendable {
         let before = Self.tokens(of: old)
         let after = Self.tokens(of: new)
         for token in before.subtracting(after) { take(number, from: token) }
-        for token in after.subtracting(before) { add(number, to: token) }
+        for token in after.subtracting(before) { add([number], to: token) }
     }
 
     /// Takes a post out of the index.
@@ -81,7 +145,7 @@ package struct LocalPostTextIndex: Sendable {
         for token in Self.tokens(of: post) { take(number, from: token) }
     }
 
-    private mutating func add(_ post: UInt32, to token: String) {
+    private mutating func add(_ posts: [UInt32], to token: String) {
         var isNew = false
         var tokenNumber: UInt32 = 0
         let unused = nextToken
@@ -91,7 +155,7 @@ package struct LocalPostTextIndex: Sendable {
                 isNew = true
             }
             tokenNumber = entry!.number
-            entry!.posts.insert(post)
+            entry!.posts.insert(contentsOf: posts)
         }
         guard isNew else { return }
         nextToken &+= 1
