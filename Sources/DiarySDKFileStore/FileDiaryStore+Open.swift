@@ -80,7 +80,8 @@ extension FileDiaryStore {
         guard let snapshotData = try io.readFile(snapshotPath) else {
             throw DiaryError(.storageCorrupted, "the snapshot \(snapshotPath) disappeared while opening")
         }
-        var database = LocalDatabase()
+        // The text index of the posts is built after the open, off the write path (``buildPostTextIndex()``).
+        var database = LocalDatabase(indexingPostText: false)
         let snapshot = try SnapshotFormat.decode(snapshotData, file: snapshotPath) { database.put(contentsOf: $0) }
 
         let marker = try CloseMarker.read(in: directory, io: io)

@@ -46,6 +46,9 @@ final class FileDiaryStore: DiaryStorage {
         var compactionStatus = FileStoreCompactionStatus()
         var isClosed = false
         var failure: DiaryError?
+        /// While the text index of the posts is being built off the write path (see ``buildPostTextIndex()``), every
+        /// mutation committed since the snapshot it is built from; `nil` otherwise.
+        var textIndexBacklog: [StoreMutation]?
     }
 
     let directory: String
@@ -70,7 +73,12 @@ final class FileDiaryStore: DiaryStorage {
         self.report = opened.report
         self.lockDescriptor = opened.lockDescriptor
         self.state = Locked(opened.state)
+        let build = Task.detached(priority: .utility) { [weak self] () -> Void in await self?.buildPostTextIndex() }
+        textIndexBuild.withLock { $0 = build }
     }
+
+    /// The build of the text index of the posts that ``init(directory:io:minimumCompactionBytes:now:)`` started.
+    private let textIndexBuild = Locked<Task<Void, Never>?>(nil)
 
     deinit {
         let descriptor = state.withLock { state -> Int32? in
@@ -162,6 +170,7 @@ final class FileDiaryStore: DiaryStorage {
         let compaction = state.withLock { state -> Compaction? in
             state.database = outcome.database
             state.sequence = sequence
+            state.textIndexBacklog?.append(contentsOf: outcome.mutations)
             return startCompactionIfDue(&state)
         }
         hub.publish(outcome.mutations)
@@ -199,6 +208,40 @@ final class FileDiaryStore: DiaryStorage {
             throw failure
         }
         journal.length += record.count
+    }
+
+    // MARK: - Text index
+
+    /// Builds the text index of the posts off the write path and installs it.
+    ///
+    /// Opening loads the snapshot without splitting every post's text (at 1,000,000 posts that split is most of the
+    /// cost of an open); until the index is installed a search reads every post, with the same answers. The index is
+    /// built on every core from the committed value at the start, then the writer queue hands it the mutations
+    /// committed meanwhile and makes it part of the committed value.
+    private func buildPostTextIndex() async {
+        guard let base = state.withLock({ state -> LocalDatabase? in
+            guard !state.isClosed, state.database.postText == nil else { return nil }
+            state.textIndexBacklog = []
+            return state.database
+        }) else { return }
+        let index = base.makePostTextIndex()
+        _ = try? await writers.run {
+            state.withLock { state in
+                defer { state.textIndexBacklog = nil }
+                guard !state.isClosed, let backlog = state.textIndexBacklog else { return }
+                state.database.installPostTextIndex(index, replaying: backlog)
+            }
+        }
+    }
+
+    /// Waits until the text index of the posts that opening started building is in place (or the store closed).
+    func waitForPostTextIndex() async {
+        await textIndexBuild.withLock { $0 }?.value
+    }
+
+    /// Whether searches use the text index of the posts yet.
+    var isPostTextIndexed: Bool {
+        state.withLock { $0.database.postText != nil }
     }
 
     // MARK: - Queues
