@@ -3,8 +3,9 @@ import DiarySDKConformance
 import Foundation
 import Testing
 
-/// The fast reader (``WireReader``) builds exactly what `JSONDecoder` builds from the same bytes, and where it gives
-/// up, ``WireJSON/decode(_:from:)`` answers exactly as `JSONDecoder` does.
+/// The fast path (each type's own `Decodable` conformance over ``WireDocument``) builds exactly what `JSONDecoder`
+/// builds from the same bytes, and where it gives up, ``WireJSON/decode(_:from:)`` answers exactly as `JSONDecoder`
+/// does.
 @Suite("Wire JSON reader")
 struct WireJSONTests {
     private static let texts = [
@@ -12,13 +13,8 @@ struct WireJSONTests {
         "control \u{01}\u{1F} and DEL \u{7F}", "é (precomposed) and e\u{301} (combining)", "\u{2028}\u{2029}", "😀👨‍👩‍👧",
     ]
 
-    private func fastDecode<Value: WireJSONDecodable>(_ type: Value.Type, _ data: Data) throws -> Value {
-        try data.withUnsafeBytes { raw in
-            var reader = WireReader(raw.bindMemory(to: UInt8.self))
-            let value = try Value(wire: &reader)
-            try reader.finish()
-            return value
-        }
+    private func fastDecode<Value: Decodable>(_ type: Value.Type, _ data: Data) throws -> Value {
+        try WireJSON.fastDecode(type, from: data)
     }
 
     private func post(_ generator: inout SeededRandomGenerator) -> Post {
@@ -168,9 +164,23 @@ struct WireJSONTests {
         }
     }
 
-    @Test func typesWithoutAFastReaderUseJSONDecoder() throws {
+    @Test func everyTypeTakesTheFastPathFromItsOwnDecodableConformance() throws {
         let user = User(id: User.ID(UUID()), nickname: "minji", createdAt: WireDate.normalized(Date()))
         let data = try JSONEncoder.diary().encode(user)
-        #expect(try WireJSON.decode(User.self, from: data) == user)
+        #expect(try fastDecode(User.self, data) == user)
+        let numbers = Data(#"{"a":[1,-2,3.25,-0.5e1,null],"b":{"c":[true,false]},"d":4294967295}"#.utf8)
+        struct Numbers: Decodable, Equatable {
+            var a: [Double?]
+            var b: [String: [Bool]]
+            var d: UInt32
+            var e: Int8?
+        }
+        let expected = try JSONDecoder.diary().decode(Numbers.self, from: numbers)
+        #expect(try fastDecode(Numbers.self, numbers) == expected)
+        #expect(expected == Numbers(a: [1, -2, 3.25, -5, nil], b: ["c": [true, false]], d: 4_294_967_295, e: nil))
+        // An integer that does not fit its type is left to JSONDecoder, which refuses it.
+        let tooBig = Data(#"{"a":[],"b":{},"d":4294967296}"#.utf8)
+        #expect(throws: WireReaderGaveUp.self) { try fastDecode(Numbers.self, tooBig) }
+        #expect(throws: DecodingError.self) { try WireJSON.decode(Numbers.self, from: tooBig) }
     }
 }
