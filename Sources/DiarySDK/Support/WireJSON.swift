@@ -5,8 +5,8 @@ import Foundation
 /// The HTTP backend decodes every response through it. It scans the document once into a flat list of values
 /// (``WireDocument``) and runs the type's own `Decodable` conformance over that (``WireValueDecoder``): the same
 /// declarations `JSONDecoder` reads, with member names compared as bytes instead of through a dictionary per object
-/// and dates read without a strategy closure, about three times faster than `JSONDecoder` on Linux on a page of posts
-/// (docs/PERFORMANCE.md, "HTTP backend"). Anything it does not handle the way `JSONDecoder` would (a missing key, an
+/// and dates read without a strategy closure (docs/PERFORMANCE.md, "HTTP backend", says why the backend needs a faster
+/// decoder than `JSONDecoder` on Linux). Anything it does not handle the way `JSONDecoder` would (a missing key, an
 /// unusual number form, a repeated or escaped key, a value of the wrong type) makes it give up, and
 /// `JSONDecoder.diary()` decodes the document instead, so values and errors are always exactly `JSONDecoder`'s.
 public enum WireJSON {
