@@ -164,6 +164,28 @@ struct WireJSONTests {
         }
     }
 
+    @Test func aSuperDecoderIsFoundByNameEvenWhenTheKeysHaveNoSuperCase() throws {
+        struct Child: Decodable, Equatable {
+            var name: String
+            var parent: String
+            enum CodingKeys: String, CodingKey { case name }
+            private struct Parent: Decodable { var name: String }
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                name = try container.decode(String.self, forKey: .name)
+                parent = try Parent(from: container.superDecoder()).name
+            }
+            init(name: String, parent: String) {
+                self.name = name
+                self.parent = parent
+            }
+        }
+        let data = Data(#"{"name":"b","super":{"name":"a"}}"#.utf8)
+        #expect(try fastDecode(Child.self, data) == Child(name: "b", parent: "a"))
+        #expect(try JSONDecoder.diary().decode(Child.self, from: data) == Child(name: "b", parent: "a"))
+        #expect(throws: WireReaderGaveUp.self) { try fastDecode(Child.self, Data(#"{"name":"b"}"#.utf8)) }
+    }
+
     @Test func everyTypeTakesTheFastPathFromItsOwnDecodableConformance() throws {
         let user = User(id: User.ID(UUID()), nickname: "minji", createdAt: WireDate.normalized(Date()))
         let data = try JSONEncoder.diary().encode(user)

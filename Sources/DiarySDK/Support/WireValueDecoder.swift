@@ -117,7 +117,9 @@ struct WireKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func superDecoder() throws -> any Decoder {
-        WireValueDecoder(document: document, node: try value(Key(stringValue: "super")!))
+        // Looked up by name: `Key` need not have a `super` case.
+        guard let value = document.member("super", of: node) else { throw document.gaveUp("a missing key") }
+        return WireValueDecoder(document: document, node: value)
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
