@@ -12,6 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", exact: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.3"),
     ],
     targets: [
         .executableTarget(
@@ -26,6 +28,25 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // The SDK's storage contract on PostgreSQL 15 (docs/CustomStorage.md, "The PostgreSQL store").
+        .target(
+            name: "DiaryPostgres",
+            dependencies: [
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The conformance suite and the store's own concurrency checks on a real PostgreSQL server
+        // (DIARY_TEST_DATABASE_URL; scripts/postgres.sh starts a throwaway one).
+        .testTarget(
+            name: "DiaryPostgresTests",
+            dependencies: [
+                "DiaryPostgres",
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "DiarySDKConformance", package: "DiarySDK"),
             ]
         ),
         // Unit tests of the server's own parts (idempotency store, multipart parser); the HTTP behaviour is tested

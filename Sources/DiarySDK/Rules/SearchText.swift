@@ -4,12 +4,16 @@ import Foundation
 ///
 /// One folding function serves both sides, the indexed text and the query, so a variant folded on one side is
 /// always folded the same way on the other.
-package enum SearchText {
+///
+/// A store outside the package that keeps the searchable text of posts in a column (docs/CustomStorage.md) computes
+/// it with ``searchable(_:)``, under `@_spi(Storage)`.
+@_spi(Storage)
+public enum SearchText {
     /// The text a post is found by: its title, its readable body and its tags, folded.
     ///
     /// Imported blog posts keep the HTML their feed gave; their body is searched as a reader sees it (markup
     /// removed, entities decoded). Posts written in the app are plain text, so a `<` in them is just a character.
-    package static func searchable(_ post: PostRecord) -> String {
+    public static func searchable(_ post: PostRecord) -> String {
         let body: String
         if case .blog = post.source { body = readable(html: post.body) } else { body = post.body }
         return fold(post.title + "\n" + body + "\n" + post.tags.joined(separator: " "))

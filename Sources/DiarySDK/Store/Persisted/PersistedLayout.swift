@@ -63,8 +63,10 @@ package enum PersistedLayout: Int, Sendable, Comparable, CaseIterable {
 
 extension JSONEncoder {
     /// An encoder for persisted rows: sorted keys, slashes unescaped. Rows write their dates, days and ids as
-    /// strings themselves, so no strategy of the wire format is involved.
-    package static func persisted() -> JSONEncoder {
+    /// strings themselves, so no strategy of the wire format is involved. A store outside the package encodes
+    /// ``StoreRecord``s with it (under `@_spi(Storage)`), as the file store does.
+    @_spi(Storage)
+    public static func persisted() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder

@@ -1,0 +1,243 @@
+@_spi(Storage) import DiarySDK
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import PostgresNIO
+
+/// A ``DiaryStorage`` on PostgreSQL 15 or later: the SDK's storage contract over a connection pool, so several
+/// server processes can share one database.
+///
+/// ```swift
+/// let storage = try await PostgresDiaryStorage.connect(
+///     configuration: .init(url: "postgres://diary@127.0.0.1:5432/diary", schema: "diary"))
+/// let engine = DiaryEngine(storage: storage, environment: .live)
+/// // …
+/// await storage.shutdown()
+/// ```
+///
+/// - Reads run in a `REPEATABLE READ READ ONLY` transaction: one committed state, never waiting for a writer.
+/// - Writes run `SERIALIZABLE`; a serialisation failure or deadlock runs the body again, up to
+///   ``Configuration/writeAttempts`` times, with a short random back-off. When the body throws, its changes are
+///   rolled back but its reads are still committed, so PostgreSQL checks that what made it throw was a
+///   serialisable view (if not, the body runs again).
+/// - Each write that changed rows appends its mutations to `change_log` in the same transaction, which feeds
+///   ``committedChanges()`` in every process (``PostgresChangeFeed``).
+/// - Unique indices are `UNIQUE` constraints, checked at commit; a violation is ``DiaryError/Code/conflict``.
+///
+/// docs/CustomStorage.md ("The PostgreSQL store") describes the tables.
+@_spi(Storage)
+public final class PostgresDiaryStorage: DiaryStorage {
+    /// The schema's tables.
+    let layout: PostgresSchemaLayout
+    private let configuration: Configuration
+    private let client: PostgresClient
+    private let logger: Logger
+    private let feed: PostgresChangeFeed
+    private let tasks: NIOLockedValueBox<[Task<Void, Never>]>
+
+    private init(
+        configuration: Configuration, layout: PostgresSchemaLayout, client: PostgresClient, feed: PostgresChangeFeed,
+        tasks: [Task<Void, Never>], logger: Logger
+    ) {
+        self.configuration = configuration
+        self.layout = layout
+        self.client = client
+        self.feed = feed
+        self.tasks = NIOLockedValueBox(tasks)
+        self.logger = logger
+    }
+
+    /// Connects, creates or upgrades the schema (``PostgresMigrator``), and starts following the change log.
+    /// - Parameters:
+    ///   - configuration: Where to connect and which schema to use.
+    ///   - logger: Where the pool and the store log.
+    /// - Returns: The running store; call ``shutdown()`` when done.
+    /// - Throws: ``DiaryError``: `.unavailable` when the database cannot be reached, `.server` when the schema
+    ///   name is not valid or a declared index or listing is not one this store can keep.
+    public static func connect(
+        configuration: Configuration, logger: Logger = Logger(label: "diary.postgres")
+    ) async throws -> PostgresDiaryStorage {
+        let layout = try PostgresSchemaLayout(schema: configuration.schema)
+        let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        let run = Task { await client.run() }
+        do {
+            try await client.withConnection { connection in
+                try await PostgresMigrator(layout: layout, logger: logger).migrate(on: connection)
+            }
+            let changeLog = layout.qualified(PostgresMigrator.changeLogTable)
+            let feed = PostgresChangeFeed(
+                client: client, table: changeLog,
+                after: try await PostgresChangeFeed.lastSequence(in: changeLog, client: client, logger: logger), logger: logger)
+            let interval = configuration.changePollInterval
+            let poll = Task { await feed.poll(every: interval) }
+            return PostgresDiaryStorage(
+                configuration: configuration, layout: layout, client: client, feed: feed, tasks: [poll, run], logger: logger)
+        } catch {
+            run.cancel()
+            await run.value
+            throw DiaryError.postgres(error, "storage.connect", layout: layout)
+        }
+    }
+
+    /// Stops following the change log (ending every ``committedChanges()`` stream) and closes the pool.
+    public func shutdown() async {
+        let tasks = self.tasks.withLockedValue { tasks in
+            defer { tasks = [] }
+            return tasks
+        }
+        feed.finish()
+        for task in tasks {
+            task.cancel()
+            await task.value
+        }
+    }
+
+    /// Drops the store's schema and everything in it: for tests, which give each store a schema of its own.
+    /// - Throws: ``DiaryError`` when the database refuses.
+    public func dropSchema() async throws {
+        do {
+            try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(layout.schema) CASCADE"), logger: logger)
+        } catch {
+            throw DiaryError.postgres(error, "storage.dropSchema", layout: layout)
+        }
+    }
+
+    // MARK: - DiaryStorage
+
+    public func read<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (any StorageReader) async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in
+                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                do {
+                    let result = try await body(PostgresReader(connection: connection, layout: layout, logger: logger))
+                    try await connection.query("COMMIT", logger: logger)
+                    return result
+                } catch {
+                    await rollBack(connection)
+                    throw error
+                }
+            }
+        } catch {
+            throw DiaryError.postgres(error, operation, layout: layout)
+        }
+    }
+
+    public func write<Result: Sendable>(
+        _ operation: String, _ body: @Sendable (any StorageTransaction) async throws -> Result
+    ) async throws -> Result {
+        do {
+            let (result, changed) = try await client.withConnection { connection in
+                var attempt = 1
+                while true {
+                    do {
+                        return try await attemptWrite(body, on: connection)
+                    } catch let failure as RuleFailure {
+                        throw failure.error
+                    } catch where DiaryError.isRetryablePostgresError(error) && attempt < configuration.writeAttempts {
+                        logger.debug("write conflicted; running it again", metadata: ["operation": "\(operation)", "attempt": "\(attempt)"])
+                        try await Task.sleep(for: .microseconds(Int.random(in: 500...(1_000 * min(50, 2 << min(attempt, 6))))))
+                        attempt += 1
+                    }
+                }
+            }
+            if changed { Task { await feed.catchUp() } }
+            return result
+        } catch {
+            throw DiaryError.postgres(error, operation, layout: layout)
+        }
+    }
+
+    public func saveBlob(_ data: Data, for id: Attachment.ID) async throws {
+        var statement = SQLStatement("INSERT INTO \(layout.qualified(PostgresMigrator.blobsTable)) (attachment_id, data) VALUES (")
+        statement.bind(id.rawValue)
+        statement.append(", ")
+        statement.bind(ByteBuffer(data: data))
+        statement.append(") ON CONFLICT (attachment_id) DO UPDATE SET data = EXCLUDED.data")
+        do {
+            try await client.query(statement.query, logger: logger)
+        } catch {
+            throw DiaryError.postgres(error, "attachments.saveBlob", layout: layout)
+        }
+    }
+
+    public func blob(for id: Attachment.ID) async throws -> Data {
+        var statement = SQLStatement("SELECT data FROM \(layout.qualified(PostgresMigrator.blobsTable)) WHERE attachment_id = ")
+        statement.bind(id.rawValue)
+        let data: Data?
+        do {
+            data = try await firstBlob(statement)
+        } catch {
+            throw DiaryError.postgres(error, "attachments.blob", layout: layout)
+        }
+        guard let data else { throw DiaryError.notFound("attachment \(id)") }
+        return data
+    }
+
+    public func committedChanges() -> AsyncStream<[StoreMutation]> {
+        feed.subscribe()
+    }
+
+    // MARK: - Helpers
+
+    /// A rule of the body failed: its error, to be thrown without running the body again.
+    private struct RuleFailure: Error {
+        var error: any Error
+    }
+
+    /// One run of a write's body in a `SERIALIZABLE` transaction; returns its result and whether it changed rows.
+    private func attemptWrite<Result: Sendable>(
+        _ body: @Sendable (any StorageTransaction) async throws -> Result, on connection: PostgresConnection
+    ) async throws -> (Result, Bool) {
+        try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+        do {
+            try await connection.query("SAVEPOINT body", logger: logger)
+            let transaction = PostgresTransaction(reader: PostgresReader(connection: connection, layout: layout, logger: logger))
+            let result: Result
+            do {
+                result = try await body(transaction)
+            } catch where !DiaryError.isPostgresFailure(error) && !(error is CancellationError) {
+                // Undo the body's changes, but commit its reads, so that PostgreSQL checks the state that made it
+                // throw was a serialisable one; if not, the commit fails with 40001 and the body runs again.
+                try await connection.query("ROLLBACK TO SAVEPOINT body", logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+                throw RuleFailure(error: error)
+            }
+            let mutations = transaction.mutations
+            if !mutations.isEmpty {
+                // Held until commit: change log sequence numbers commit in order (see PostgresChangeFeed).
+                let lock = "diary-sdk:change-log:\(layout.schema.name)"
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(lock)))", logger: logger)
+                var log = SQLStatement("INSERT INTO \(layout.qualified(PostgresMigrator.changeLogTable)) (mutations) VALUES (")
+                log.bind(try PostgresRowCoding.changeLogDocument(mutations))
+                log.append("::jsonb)")
+                try await connection.query(log.query, logger: logger)
+            }
+            try await connection.query("COMMIT", logger: logger)
+            return (result, !mutations.isEmpty)
+        } catch let failure as RuleFailure {
+            throw failure
+        } catch {
+            await rollBack(connection)
+            throw error
+        }
+    }
+
+    /// Rolls back the connection's transaction; a connection that cannot is closed, so the pool never lends out a
+    /// connection inside a transaction.
+    private func rollBack(_ connection: PostgresConnection) async {
+        do {
+            try await connection.query("ROLLBACK", logger: logger)
+        } catch {
+            try? await connection.close()
+        }
+    }
+
+    private func firstBlob(_ statement: SQLStatement) async throws -> Data? {
+        for try await buffer in try await client.query(statement.query, logger: logger).decode(ByteBuffer.self) {
+            return Data(buffer.readableBytesView)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,171 @@
+@_spi(Storage) import DiarySDK
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Creates and upgrades a schema: named migrations, in order, each run once and recorded in `schema_migrations`,
+/// under a session advisory lock so that processes starting together migrate once. Nothing is ever dropped.
+///
+/// The migrations are `0001_base` (blobs and the change log), then one per table: `table:<kind>` for each
+/// ``RecordKind``, `index:<name>` and `listing:<name>` for each declaration in ``StorageSchema``. A declaration a
+/// newer SDK adds is a new migration, which creates its table and fills it from the rows already stored.
+struct PostgresMigrator: Sendable {
+    static let migrationsTable = SQLIdentifier("schema_migrations")!
+    static let blobsTable = SQLIdentifier("blobs")!
+    static let changeLogTable = SQLIdentifier("change_log")!
+
+    let layout: PostgresSchemaLayout
+    let logger: Logger
+
+    private struct Migration {
+        var version: String
+        var statements: [String]
+        /// Fills a new entry table from its kind's stored rows.
+        var fill: (@Sendable (PostgresConnection) async throws -> Void)?
+    }
+
+    /// Brings the schema up to date, creating it if needed.
+    func migrate(on connection: PostgresConnection) async throws {
+        let lock = "diary-sdk:migrate:\(layout.schema.name)"
+        try await connection.query("SELECT pg_advisory_lock(hashtext(\(lock)))", logger: logger)
+        do {
+            try await migrateHoldingLock(on: connection)
+        } catch {
+            _ = try? await connection.query("SELECT pg_advisory_unlock(hashtext(\(lock)))", logger: logger)
+            throw error
+        }
+        try await connection.query("SELECT pg_advisory_unlock(hashtext(\(lock)))", logger: logger)
+    }
+
+    private func migrateHoldingLock(on connection: PostgresConnection) async throws {
+        let migrations = layout.qualified(Self.migrationsTable)
+        try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(layout.schema)"), logger: logger)
+        try await connection.query(
+            PostgresQuery(unsafeSQL: """
+                CREATE TABLE IF NOT EXISTS \(migrations) (version text PRIMARY KEY, \
+                applied_at timestamptz NOT NULL DEFAULT now())
+                """), logger: logger)
+        var applied = Set<String>()
+        for try await version in try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT version FROM \(migrations)"), logger: logger
+        ).decode(String.self) {
+            applied.insert(version)
+        }
+        let pending = try await allMigrations(applied: applied, on: connection).filter { !applied.contains($0.version) }
+        for migration in pending {
+            logger.info("migrating", metadata: ["schema": "\(layout.schema.name)", "version": "\(migration.version)"])
+            try await connection.query("BEGIN", logger: logger)
+            do {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await migration.fill?(connection)
+                var record = SQLStatement("INSERT INTO \(migrations) (version) VALUES (")
+                record.bind(migration.version)
+                record.append(")")
+                try await connection.query(record.query, logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Every migration, in order.
+    private func allMigrations(applied: Set<String>, on connection: PostgresConnection) async throws -> [Migration] {
+        var migrations = [
+            Migration(
+                version: "0001_base",
+                statements: [
+                    "CREATE TABLE \(layout.qualified(Self.blobsTable)) (attachment_id uuid PRIMARY KEY, data bytea NOT NULL)",
+                    """
+                    CREATE TABLE \(layout.qualified(Self.changeLogTable)) (seq bigserial PRIMARY KEY, \
+                    committed_at timestamptz NOT NULL DEFAULT now(), mutations jsonb NOT NULL)
+                    """,
+                ])
+        ]
+        for kind in RecordKind.allCases {
+            let version = "table:\(kind.rawValue)"
+            guard !applied.contains(version) else { continue }
+            let trigram = kind == .post ? try await trigramSchema(on: connection) : layout.schema
+            migrations.append(Migration(version: version, statements: layout.createStatements(for: kind, trigramSchema: trigram)))
+        }
+        let derived = PostgresDerivedRows(layout: layout, logger: logger)
+        for declaration in StorageSchema.allIndices {
+            let index = try layout.index(named: declaration.name)
+            migrations.append(
+                Migration(version: "index:\(declaration.name)", statements: layout.createStatements(for: index)) { connection in
+                    try await derived.forEachStored(declaration.kind, on: connection) { key, record in
+                        try await derived.insert(index.declaration.entries(of: record), of: key, into: index, on: connection)
+                    }
+                })
+        }
+        for declaration in StorageSchema.allListings {
+            let listing = try layout.listing(named: declaration.name)
+            migrations.append(
+                Migration(version: "listing:\(declaration.name)", statements: layout.createStatements(for: listing)) { connection in
+                    try await derived.forEachStored(declaration.kind, on: connection) { key, record in
+                        try await derived.insert(listing.declaration.entries(of: record), of: key, into: listing, on: connection)
+                    }
+                })
+        }
+        return migrations
+    }
+
+    /// The schema holding `pg_trgm` (for `gin_trgm_ops`), creating the extension if the database lacks it.
+    private func trigramSchema(on connection: PostgresConnection) async throws -> SQLIdentifier {
+        func find() async throws -> String? {
+            let rows = try await connection.query(
+                """
+                SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace \
+                WHERE e.extname = 'pg_trgm'
+                """, logger: logger)
+            for try await name in rows.decode(String.self) { return name }
+            return nil
+        }
+        var name = try await find()
+        if name == nil {
+            // Database-wide: one process creates it, whichever schema it migrates.
+            try await connection.query("SELECT pg_advisory_lock(hashtext('diary-sdk:pg_trgm'))", logger: logger)
+            do {
+                try await connection.query("CREATE EXTENSION IF NOT EXISTS pg_trgm", logger: logger)
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(hashtext('diary-sdk:pg_trgm'))", logger: logger)
+                throw error
+            }
+            try await connection.query("SELECT pg_advisory_unlock(hashtext('diary-sdk:pg_trgm'))", logger: logger)
+            name = try await find()
+        }
+        guard let name, let schema = SQLIdentifier(name) else {
+            throw DiaryError(.server, "the pg_trgm extension is not installed in a schema this store can name")
+        }
+        return schema
+    }
+}
+
+extension PostgresDerivedRows {
+    /// Calls `body` with every stored row of a kind, a thousand at a time in key order (for filling a new table).
+    func forEachStored(
+        _ kind: RecordKind, on connection: PostgresConnection, _ body: (String, StoreRecord) async throws -> Void
+    ) async throws {
+        var last: String?
+        while true {
+            var statement = SQLStatement("SELECT key, doc::text FROM \(layout.recordTable(kind))")
+            if let last {
+                statement.append(" WHERE key > ")
+                statement.bind(last)
+            }
+            statement.append(" ORDER BY key LIMIT 1000")
+            var batch: [(String, String)] = []
+            for try await row in try await connection.query(statement.query, logger: logger).decode((String, String).self) {
+                batch.append(row)
+            }
+            for (key, document) in batch {
+                try await body(key, try PostgresRowCoding.record(from: document, kind: kind))
+            }
+            guard batch.count == 1000 else { return }
+            last = batch.last?.0
+        }
+    }
+}

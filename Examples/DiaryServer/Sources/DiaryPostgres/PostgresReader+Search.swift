@@ -1,0 +1,58 @@
+@_spi(Storage) import DiarySDK
+import Foundation
+
+/// Text search over posts: the feed listing's order and filter, joined to the posts' search columns.
+///
+/// A word matches as `search_text LIKE '%word%'` (its `%`, `_` and `\` escaped), answered by the trigram GIN index
+/// on `search_text`; tags as `search_tags @> $tags`, by the GIN index on `search_tags`. This is
+/// ``PostTextQuery/matches(_:)``: every folded word a substring of ``SearchText/searchable(_:)``, every tag one of
+/// the post's lowercased tags.
+extension PostgresReader {
+    func searchPosts(
+        _ query: PostTextQuery, from position: ListingPosition, limit: Int, where filter: RowFilter
+    ) async throws -> [PostRecord] {
+        guard limit > 0, var statement = try searchStatement(query, selecting: "r.doc::text", where: filter) else {
+            return []
+        }
+        statement.appendPosition(position, descending: true, limit: limit, alias: "l")
+        return try await rows(of: StorageSchema.posts, statement)
+    }
+
+    func countPosts(matching query: PostTextQuery, where filter: RowFilter) async throws -> Int {
+        guard let statement = try searchStatement(query, selecting: "count(*)", where: filter) else { return 0 }
+        return try await count(statement)
+    }
+
+    /// `SELECT <columns> FROM` the feed joined to the posts, with the query's conditions and the filter; `nil` when
+    /// nothing can match (a word with a NUL, which no stored text holds).
+    private func searchStatement(_ query: PostTextQuery, selecting columns: String, where filter: RowFilter) throws -> SQLStatement? {
+        guard !query.words.contains(where: { $0.contains("\u{0}") }) else { return nil }
+        let feed = try layout.listing(named: StorageSchema.feed.name)
+        var statement = SQLStatement(
+            "SELECT \(columns) FROM \(layout.qualified(feed.table)) l JOIN \(layout.recordTable(.post)) r "
+                + "ON r.key = l.key WHERE l.partition = ")
+        statement.bind(Everything().postgresKeyText)
+        for word in Set(query.words) where !word.isEmpty {
+            statement.append(" AND r.search_text LIKE ")
+            statement.bind("%" + Self.escapedForLike(word) + "%")
+        }
+        if !query.tags.isEmpty {
+            statement.append(" AND r.search_tags @> ")
+            statement.bind(Array(Set(query.tags)))
+            statement.append("::text[]")
+        }
+        filter.appendSQL(to: &statement, alias: "l")
+        return statement
+    }
+
+    /// A word as a `LIKE` pattern that matches it literally: `\`, `%` and `_` escaped with `\` (the default escape).
+    static func escapedForLike(_ word: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(word.utf8.count)
+        for scalar in word.unicodeScalars {
+            if scalar == "\\" || scalar == "%" || scalar == "_" { escaped.unicodeScalars.append("\\") }
+            escaped.unicodeScalars.append(scalar)
+        }
+        return escaped
+    }
+}

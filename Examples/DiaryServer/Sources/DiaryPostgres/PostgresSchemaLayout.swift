@@ -1,0 +1,159 @@
+@_spi(Storage) import DiarySDK
+
+/// The tables of one schema, derived from ``StorageSchema``: a table per ``RecordKind``, an entry table per declared
+/// index and listing. Adding a declaration to the SDK adds its table here with no other edit, and the migrator
+/// creates and fills it (``PostgresMigrator``).
+///
+/// - `row_<kind>(key text PRIMARY KEY, doc jsonb)`; `row_post` adds `search_text` (the folded searchable text,
+///   trigram GIN index) and `search_tags` (lowercased tags, GIN index).
+/// - `ix_<index>(value, key, author_id, is_anonymous)`: `UNIQUE (value)` for a unique index, else
+///   `PRIMARY KEY (value, key)`; an index on `key` for upkeep.
+/// - `ls_<listing>(partition, sort_micros, sort_id, key, author_id, is_anonymous)`, `PRIMARY KEY (partition,
+///   sort_micros, sort_id)`: one B-tree serves both directions, keyset and offset paging.
+struct PostgresSchemaLayout: Sendable {
+    /// An index's table.
+    struct IndexTable: Sendable {
+        let declaration: any PostgresIndexDeclaration
+        let table: SQLIdentifier
+        /// The unique constraint, for unique indices.
+        let uniqueConstraint: SQLIdentifier?
+    }
+
+    /// A listing's table.
+    struct ListingTable: Sendable {
+        let declaration: any PostgresListingDeclaration
+        let table: SQLIdentifier
+    }
+
+    let schema: SQLIdentifier
+    let recordTables: [RecordKind: SQLIdentifier]
+    let indices: [String: IndexTable]
+    let listings: [String: ListingTable]
+    let indicesOfKind: [RecordKind: [IndexTable]]
+    let listingsOfKind: [RecordKind: [ListingTable]]
+
+    /// The layout of a schema.
+    /// - Throws: ``DiaryError/Code/server`` when the schema name is not a plain lowercase identifier, or a
+    ///   declaration in ``StorageSchema`` has a value type this store cannot key or a name that makes no table
+    ///   name: the store refuses to start rather than fail on a request.
+    init(schema: String) throws {
+        guard let schemaName = SQLIdentifier(schema) else {
+            throw DiaryError(.server, "the schema name '\(schema)' is not a lowercase identifier (a-z, 0-9, _; at most 63 bytes)")
+        }
+        self.schema = schemaName
+        var recordTables: [RecordKind: SQLIdentifier] = [:]
+        for kind in RecordKind.allCases {
+            guard let table = SQLIdentifier.snakeCase(kind.rawValue, prefix: "row_") else {
+                throw DiaryError(.server, "the record kind \(kind.rawValue) makes no table name")
+            }
+            recordTables[kind] = table
+        }
+        var used = Set(recordTables.values)
+        func claim(_ name: String, prefix: String) throws -> SQLIdentifier {
+            guard let table = SQLIdentifier.snakeCase(name, prefix: prefix), table.name.utf8.count <= 56,
+                used.insert(table).inserted
+            else { throw DiaryError(.server, "the declaration \(name) makes no table name of its own") }
+            return table
+        }
+        var indices: [String: IndexTable] = [:]
+        for declaration in StorageSchema.allIndices {
+            guard let known = declaration as? any PostgresIndexDeclaration else {
+                throw DiaryError(.server, "the PostgreSQL store does not know how to key the index \(declaration.name)")
+            }
+            let table = try claim(declaration.name, prefix: "ix_")
+            indices[declaration.name] = IndexTable(
+                declaration: known, table: table,
+                uniqueConstraint: known.isUnique ? SQLIdentifier(table.name + "_unique") : nil)
+        }
+        var listings: [String: ListingTable] = [:]
+        for declaration in StorageSchema.allListings {
+            guard let known = declaration as? any PostgresListingDeclaration else {
+                throw DiaryError(.server, "the PostgreSQL store does not know how to key the listing \(declaration.name)")
+            }
+            listings[declaration.name] = ListingTable(declaration: known, table: try claim(declaration.name, prefix: "ls_"))
+        }
+        guard listings[StorageSchema.feed.name] != nil else {
+            throw DiaryError(.server, "text search pages the listing \(StorageSchema.feed.name), which is not declared")
+        }
+        self.recordTables = recordTables
+        self.indices = indices
+        self.listings = listings
+        indicesOfKind = Dictionary(grouping: indices.values, by: { $0.declaration.kind })
+        listingsOfKind = Dictionary(grouping: listings.values, by: { $0.declaration.kind })
+    }
+
+    /// `schema.table`, quoted.
+    func qualified(_ table: SQLIdentifier) -> String {
+        table.qualified(by: schema)
+    }
+
+    /// A kind's table, qualified.
+    func recordTable(_ kind: RecordKind) -> String {
+        qualified(recordTables[kind]!)
+    }
+
+    /// A declared index's table.
+    /// - Throws: ``DiaryError/Code/server`` for a name ``StorageSchema/allIndices`` does not declare.
+    func index(named name: String) throws -> IndexTable {
+        guard let table = indices[name] else { throw DiaryError(.server, "the PostgreSQL store keeps no index named \(name)") }
+        return table
+    }
+
+    /// A declared listing's table.
+    /// - Throws: ``DiaryError/Code/server`` for a name ``StorageSchema/allListings`` does not declare.
+    func listing(named name: String) throws -> ListingTable {
+        guard let table = listings[name] else {
+            throw DiaryError(.server, "the PostgreSQL store keeps no listing named \(name)")
+        }
+        return table
+    }
+
+    /// The declaration whose unique constraint has this name, for a unique violation's error.
+    func index(withConstraint name: String) -> IndexTable? {
+        indices.values.first { $0.uniqueConstraint?.name == name }
+    }
+
+    // MARK: - DDL
+
+    /// The statements creating a kind's table.
+    func createStatements(for kind: RecordKind, trigramSchema: SQLIdentifier) -> [String] {
+        let name = recordTables[kind]!
+        let table = qualified(name)
+        guard kind == .post else { return ["CREATE TABLE \(table) (key text PRIMARY KEY, doc jsonb NOT NULL)"] }
+        return [
+            """
+            CREATE TABLE \(table) (key text PRIMARY KEY, doc jsonb NOT NULL, search_text text NOT NULL, \
+            search_tags text[] NOT NULL)
+            """,
+            "CREATE INDEX \(SQLIdentifier(name.name + "_search_text")!) ON \(table) USING gin (search_text \(trigramSchema).gin_trgm_ops)",
+            "CREATE INDEX \(SQLIdentifier(name.name + "_search_tags")!) ON \(table) USING gin (search_tags)",
+        ]
+    }
+
+    /// The statements creating an index's table.
+    func createStatements(for index: IndexTable) -> [String] {
+        let table = qualified(index.table)
+        let key =
+            if let constraint = index.uniqueConstraint {
+                "CONSTRAINT \(constraint) UNIQUE (value) DEFERRABLE INITIALLY DEFERRED"
+            } else {
+                "PRIMARY KEY (value, key)"
+            }
+        return [
+            "CREATE TABLE \(table) (value text NOT NULL, key text NOT NULL, author_id uuid, is_anonymous boolean, \(key))",
+            "CREATE INDEX \(SQLIdentifier(index.table.name + "_key")!) ON \(table) (key)",
+        ]
+    }
+
+    /// The statements creating a listing's table.
+    func createStatements(for listing: ListingTable) -> [String] {
+        let table = qualified(listing.table)
+        return [
+            """
+            CREATE TABLE \(table) (partition text NOT NULL, sort_micros bigint NOT NULL, sort_id uuid NOT NULL, \
+            key text NOT NULL, author_id uuid, is_anonymous boolean, PRIMARY KEY (partition, sort_micros, sort_id))
+            """,
+            "CREATE INDEX \(SQLIdentifier(listing.table.name + "_key")!) ON \(table) (key)",
+        ]
+    }
+}

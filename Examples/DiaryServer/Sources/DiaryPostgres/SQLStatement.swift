@@ -1,0 +1,82 @@
+import PostgresNIO
+
+/// A statement being built: SQL text with `$n` placeholders, and the values bound to them.
+///
+/// Values are only ever bound, never written into the text; identifiers come from ``SQLIdentifier``, which
+/// validates and quotes them.
+struct SQLStatement: Sendable {
+    private(set) var sql: String
+    private(set) var bindings = PostgresBindings()
+
+    /// A statement starting with `sql`.
+    init(_ sql: String = "") {
+        self.sql = sql
+    }
+
+    /// Appends SQL text (never a value).
+    mutating func append(_ text: String) {
+        sql += text
+    }
+
+    /// Binds a value and appends its placeholder.
+    mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) {
+        bindings.append(value)
+        sql += "$\(bindings.count)"
+    }
+
+    /// Binds a value (or SQL `NULL`) and appends its placeholder.
+    mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?) {
+        bindings.append(value)
+        sql += "$\(bindings.count)"
+    }
+
+    /// The statement as postgres-nio runs it.
+    var query: PostgresQuery {
+        PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+}
+
+/// A validated, quoted SQL identifier (a schema, table or constraint name).
+struct SQLIdentifier: Hashable, Sendable, CustomStringConvertible {
+    /// The name as PostgreSQL stores it.
+    let name: String
+
+    /// A name: 1–63 bytes of lowercase ASCII letters, digits and `_`, not starting with a digit. Anything else is
+    /// refused rather than escaped, so no identifier can smuggle SQL or depend on quoting rules.
+    init?(_ name: String) {
+        guard (1...63).contains(name.utf8.count), let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first),
+            name.utf8.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "_")
+            })
+        else { return nil }
+        self.name = name
+    }
+
+    /// The identifier quoted for SQL text.
+    var description: String { "\"\(name)\"" }
+
+    /// `schema.name`, both quoted.
+    func qualified(by schema: SQLIdentifier) -> String { "\(schema).\(self)" }
+
+    /// A snake-case identifier made from a declaration name: `"posts.byAuthorCreatedAt"` → `posts_by_author_created_at`
+    /// (with a prefix such as `ix_`). `nil` when the result is not a valid identifier.
+    static func snakeCase(_ name: String, prefix: String) -> SQLIdentifier? {
+        var out = prefix
+        var previousWasLower = false
+        for character in name {
+            if character == "." || character == "-" || character == " " {
+                out += "_"
+                previousWasLower = false
+            } else if character.isUppercase {
+                if previousWasLower { out += "_" }
+                out += character.lowercased()
+                previousWasLower = false
+            } else {
+                out.append(character)
+                previousWasLower = character.isLowercase || character.isNumber
+            }
+        }
+        return SQLIdentifier(out)
+    }
+}
