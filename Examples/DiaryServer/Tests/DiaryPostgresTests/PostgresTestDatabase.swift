@@ -1,0 +1,81 @@
+@_spi(Storage) import DiaryPostgres
+@_spi(Storage) import DiarySDK
+import Foundation
+import Testing
+
+/// The database the tests run on: `DIARY_TEST_DATABASE_URL` (`eval "$(scripts/postgres.sh start)"` sets it).
+///
+/// Without it the tests are skipped, except when `CI=true`: then they run and fail, so CI cannot pass by skipping.
+enum PostgresTestDatabase {
+    static let url = ProcessInfo.processInfo.environment["DIARY_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// Whether the tests run: there is a database, or CI wants to hear that there is none.
+    static let shouldRun = url != nil || isCI
+
+    /// A schema name no other test uses.
+    static func freshSchema() -> String {
+        "test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    }
+
+    /// A configuration for a schema, with a small pool (many tests run at once).
+    static func configuration(schema: String) throws -> PostgresDiaryStorage.Configuration {
+        guard let url else {
+            throw DiaryError(.unavailable, "CI=true but DIARY_TEST_DATABASE_URL is not set: the PostgreSQL tests cannot run")
+        }
+        var configuration = try PostgresDiaryStorage.Configuration(url: url, schema: schema)
+        configuration.client.options.maximumConnections = 4
+        configuration.changePollInterval = .milliseconds(100)
+        return configuration
+    }
+
+    /// A store on a schema (a fresh one unless named).
+    static func connect(schema: String = freshSchema(), maximumConnections: Int? = nil) async throws -> PostgresDiaryStorage {
+        var configuration = try configuration(schema: schema)
+        if let maximumConnections { configuration.client.options.maximumConnections = maximumConnections }
+        return try await PostgresDiaryStorage.connect(configuration: configuration)
+    }
+
+    /// Runs `body` on a store with a fresh schema, then drops the schema and shuts the store down.
+    static func withStorage<Result>(
+        maximumConnections: Int? = nil, _ body: (PostgresDiaryStorage) async throws -> Result
+    ) async throws -> Result {
+        let storage = try await connect(maximumConnections: maximumConnections)
+        do {
+            let result = try await body(storage)
+            try await storage.dropSchema()
+            await storage.shutdown()
+            return result
+        } catch {
+            try? await storage.dropSchema()
+            await storage.shutdown()
+            throw error
+        }
+    }
+}
+
+/// Rows for the tests, with fixed times and sequential ids.
+enum Rows {
+    static let epoch = Date(timeIntervalSince1970: 1_780_000_000)
+
+    static func id<Entity>(_ number: Int) -> EntityID<Entity> {
+        EntityID(rawValue: UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", number))!)
+    }
+
+    static func user(_ number: Int, nickname: String? = nil) -> StoreRecord {
+        .user(User(id: id(number), nickname: nickname ?? "user\(number)", createdAt: epoch.addingTimeInterval(Double(number))))
+    }
+
+    static func post(
+        _ number: Int, author: Int = 1, title: String = "", body: String = "", tags: [String] = [], anonymous: Bool = false
+    ) -> PostRecord {
+        PostRecord(
+            id: id(number), authorID: id(author), isAnonymous: anonymous, title: title, body: body, tags: tags, images: [],
+            source: .original, day: LocalDate(epoch, in: TimeZone(identifier: "UTC")!),
+            createdAt: epoch.addingTimeInterval(Double(number)), updatedAt: epoch.addingTimeInterval(Double(number)))
+    }
+
+    static func like(user: Int, post: Int) -> StoreRecord {
+        .like(LikeRecord(userID: id(user), postID: id(post), createdAt: epoch.addingTimeInterval(Double(user))))
+    }
+}
