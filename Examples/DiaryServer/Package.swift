@@ -37,6 +37,9 @@ let package = Package(
                 .product(name: "DiarySDK", package: "DiarySDK"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // Only for ConnectionPoolError, which PostgresClient throws when no connection can be made.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ]
         ),
         // The conformance suite and the store's own concurrency checks on a real PostgreSQL server
@@ -47,6 +50,9 @@ let package = Package(
                 "DiaryPostgres",
                 .product(name: "DiarySDK", package: "DiarySDK"),
                 .product(name: "DiarySDKConformance", package: "DiarySDK"),
+                // Raw SQL in tests that damage rows or inspect tables behind the store's back.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Unit tests of the server's own parts (idempotency store, multipart parser); the HTTP behaviour is tested

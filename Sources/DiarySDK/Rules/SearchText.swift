@@ -20,7 +20,7 @@ public enum SearchText {
     }
 
     /// The words of a query, folded.
-    package static func words(of query: String) -> [String] {
+    public static func words(of query: String) -> [String] {
         fold(query).split(whereSeparator: \.isWhitespace).map(String.init)
     }
 

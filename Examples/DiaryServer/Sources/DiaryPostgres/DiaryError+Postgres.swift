@@ -1,6 +1,7 @@
 @_spi(Storage) import DiarySDK
 import Foundation
 import PostgresNIO
+import _ConnectionPoolModule
 
 extension DiaryError {
     /// The typed error for a failure of the database or the connection to it.
@@ -16,6 +17,9 @@ extension DiaryError {
         if error is CancellationError { return DiaryError(.cancelled, "\(operation) was cancelled", underlying: error) }
         if let error = error as? PostgresDecodingError {
             return DiaryError(.storageCorrupted, "\(operation) read a column of an unexpected type", underlying: error)
+        }
+        if let error = error as? ConnectionPoolError {
+            return DiaryError(.unavailable, "\(operation) could not get a database connection (\(error))", retryAfter: 1, underlying: error)
         }
         guard let error = error as? PSQLError else {
             return DiaryError(.server, "\(operation) failed: \(type(of: error))", underlying: error)

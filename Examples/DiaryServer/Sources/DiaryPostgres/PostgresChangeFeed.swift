@@ -18,6 +18,8 @@ final class PostgresChangeFeed: Sendable {
         /// Whether a catch-up is running, and whether another was asked for meanwhile.
         var isRunning = false
         var isPending = false
+        /// Whether the feed was stopped: no more reads of the change log.
+        var isStopped = false
     }
 
     static let batchSize = 500
@@ -47,8 +49,9 @@ final class PostgresChangeFeed: Sendable {
         hub.subscribe()
     }
 
-    /// Ends every subscription.
-    func finish() {
+    /// Stops reading the change log and ends every subscription.
+    func stop() {
+        state.withLockedValue { $0.isStopped = true }
         hub.finish()
     }
 
@@ -68,6 +71,7 @@ final class PostgresChangeFeed: Sendable {
     /// one runs makes it go round once more.
     func catchUp() async {
         let claimed = state.withLockedValue { state -> Bool in
+            if state.isStopped { return false }
             if state.isRunning {
                 state.isPending = true
                 return false
@@ -84,7 +88,7 @@ final class PostgresChangeFeed: Sendable {
                 logger.warning("could not read the change log", metadata: ["error": "\(DiaryError.postgres(error, "changes.poll").message)"])
             }
             let again = state.withLockedValue { state -> Bool in
-                if state.isPending {
+                if state.isPending, !state.isStopped {
                     state.isPending = false
                     return true
                 }
@@ -103,6 +107,7 @@ final class PostgresChangeFeed: Sendable {
         statement.append(" ORDER BY seq LIMIT ")
         statement.bind(Int64(Self.batchSize))
         var count = 0
+        guard !state.withLockedValue(\.isStopped) else { return 0 }
         for try await (sequence, document) in try await client.query(statement.query, logger: logger).decode((Int64, String).self) {
             count += 1
             do {

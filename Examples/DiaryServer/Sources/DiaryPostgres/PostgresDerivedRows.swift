@@ -36,7 +36,7 @@ struct PostgresDerivedRows: Sendable {
         statement.append(" AND value = ANY(")
         statement.bind(entries.map(\.value))
         statement.append(")")
-        try await connection.query(statement.query, logger: logger)
+        try await connection.run(statement.query, logger: logger)
     }
 
     func insert(
@@ -63,7 +63,7 @@ struct PostgresDerivedRows: Sendable {
             statement.bind(entries.map(\.value))
             statement.append("::text[]) AS entry(value)")
         }
-        try await connection.query(statement.query, logger: logger)
+        try await connection.run(statement.query, logger: logger)
     }
 
     func delete(
@@ -81,7 +81,7 @@ struct PostgresDerivedRows: Sendable {
         statement.append("::bigint[], ")
         statement.bind(entries.map(\.key.id))
         statement.append("::uuid[]))")
-        try await connection.query(statement.query, logger: logger)
+        try await connection.run(statement.query, logger: logger)
     }
 
     /// Inserts listing entries; an entry at a position another row already holds is left out, as the local stores'
@@ -113,7 +113,7 @@ struct PostgresDerivedRows: Sendable {
         statement.bind(entries.map { $0.author?.isAnonymous ?? false })
         statement.append("::boolean[]) AS entry(partition, sort_micros, sort_id, author_id, is_anonymous)")
         statement.append(" ON CONFLICT (partition, sort_micros, sort_id) DO NOTHING")
-        try await connection.query(statement.query, logger: logger)
+        try await connection.run(statement.query, logger: logger)
     }
 
     // MARK: - Rows
@@ -140,7 +140,7 @@ struct PostgresDerivedRows: Sendable {
             statement.bind(try PostgresRowCoding.document(record))
             statement.append("::jsonb) ON CONFLICT (key) DO UPDATE SET doc = EXCLUDED.doc")
         }
-        try await connection.query(statement.query, logger: logger)
+        try await connection.run(statement.query, logger: logger)
     }
 
     /// A post's `search_text`: ``SearchText/searchable(_:)``, which ``PostTextQuery/matches(_:)`` searches. A NUL

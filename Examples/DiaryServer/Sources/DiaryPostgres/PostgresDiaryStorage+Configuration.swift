@@ -15,6 +15,9 @@ extension PostgresDiaryStorage {
         public var writeAttempts: Int
         /// How often the change feed looks for writes of other processes.
         public var changePollInterval: Duration
+        /// How long ``PostgresDiaryStorage/connect(configuration:logger:)`` waits for the database before it gives
+        /// up with ``DiaryError/Code/unavailable`` (the pool itself retries connecting for longer).
+        public var startupTimeout: Duration
 
         /// A configuration.
         /// - Parameters:
@@ -22,14 +25,16 @@ extension PostgresDiaryStorage {
         ///   - schema: The schema for the store's tables.
         ///   - writeAttempts: How many times a write is tried in all (at least 1).
         ///   - changePollInterval: How often to read the change log.
+        ///   - startupTimeout: How long connecting may take.
         public init(
             client: PostgresClient.Configuration, schema: String = "diary", writeAttempts: Int = 25,
-            changePollInterval: Duration = .milliseconds(250)
+            changePollInterval: Duration = .milliseconds(250), startupTimeout: Duration = .seconds(30)
         ) {
             self.client = client
             self.schema = schema
             self.writeAttempts = max(1, writeAttempts)
             self.changePollInterval = changePollInterval
+            self.startupTimeout = startupTimeout
         }
 
         /// A configuration from a URL, `postgres://user[:password]@host[:port]/database[?sslmode=…]`.

@@ -10,14 +10,13 @@ import PostgresNIO
 /// ```swift
 /// let storage = try await PostgresDiaryStorage.connect(
 ///     configuration: .init(url: "postgres://diary@127.0.0.1:5432/diary", schema: "diary"))
-/// let engine = DiaryEngine(storage: storage, environment: .live)
-/// // …
+/// try await check.run(on: StorageConformanceHarness(makeStorage: { storage }))   // or hand it to an engine
 /// await storage.shutdown()
 /// ```
 ///
 /// - Reads run in a `REPEATABLE READ READ ONLY` transaction: one committed state, never waiting for a writer.
 /// - Writes run `SERIALIZABLE`; a serialisation failure or deadlock runs the body again, up to
-///   ``Configuration/writeAttempts`` times, with a short random back-off. When the body throws, its changes are
+///   ``Configuration/writeAttempts`` times, after a random back-off that doubles with each attempt (up to 1 s). When the body throws, its changes are
 ///   rolled back but its reads are still committed, so PostgreSQL checks that what made it throw was a
 ///   serialisable view (if not, the body runs again).
 /// - Each write that changed rows appends its mutations to `change_log` in the same transaction, which feeds
@@ -61,8 +60,10 @@ public final class PostgresDiaryStorage: DiaryStorage {
         let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
         let run = Task { await client.run() }
         do {
-            try await client.withConnection { connection in
-                try await PostgresMigrator(layout: layout, logger: logger).migrate(on: connection)
+            try await withDeadline(configuration.startupTimeout, operation: "storage.connect") {
+                try await client.withConnection { connection in
+                    try await PostgresMigrator(layout: layout, logger: logger).migrate(on: connection)
+                }
             }
             let changeLog = layout.qualified(PostgresMigrator.changeLogTable)
             let feed = PostgresChangeFeed(
@@ -85,22 +86,27 @@ public final class PostgresDiaryStorage: DiaryStorage {
             defer { tasks = [] }
             return tasks
         }
-        feed.finish()
+        feed.stop()
         for task in tasks {
             task.cancel()
             await task.value
         }
     }
 
-    /// Drops the store's schema and everything in it: for tests, which give each store a schema of its own.
+    /// Drops the store's schema and everything in it: for tests, which give each store a schema of its own. The
+    /// change feed stops first (its streams end); call ``shutdown()`` after.
     /// - Throws: ``DiaryError`` when the database refuses.
     public func dropSchema() async throws {
+        feed.stop()
         do {
-            try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(layout.schema) CASCADE"), logger: logger)
+            try await client.run(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(layout.schema) CASCADE"), logger: logger)
         } catch {
             throw DiaryError.postgres(error, "storage.dropSchema", layout: layout)
         }
     }
+
+    /// The schema holding the store's tables.
+    public var schemaName: String { layout.schema.name }
 
     // MARK: - DiaryStorage
 
@@ -109,10 +115,10 @@ public final class PostgresDiaryStorage: DiaryStorage {
     ) async throws -> Result {
         do {
             return try await client.withConnection { connection in
-                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 do {
                     let result = try await body(PostgresReader(connection: connection, layout: layout, logger: logger))
-                    try await connection.query("COMMIT", logger: logger)
+                    try await connection.run("COMMIT", logger: logger)
                     return result
                 } catch {
                     await rollBack(connection)
@@ -137,7 +143,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
                         throw failure.error
                     } catch where DiaryError.isRetryablePostgresError(error) && attempt < configuration.writeAttempts {
                         logger.debug("write conflicted; running it again", metadata: ["operation": "\(operation)", "attempt": "\(attempt)"])
-                        try await Task.sleep(for: .microseconds(Int.random(in: 500...(1_000 * min(50, 2 << min(attempt, 6))))))
+                        try await Task.sleep(for: Self.backOff(afterAttempt: attempt))
                         attempt += 1
                     }
                 }
@@ -156,7 +162,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
         statement.bind(ByteBuffer(data: data))
         statement.append(") ON CONFLICT (attachment_id) DO UPDATE SET data = EXCLUDED.data")
         do {
-            try await client.query(statement.query, logger: logger)
+            try await client.run(statement.query, logger: logger)
         } catch {
             throw DiaryError.postgres(error, "attachments.saveBlob", layout: layout)
         }
@@ -181,6 +187,33 @@ public final class PostgresDiaryStorage: DiaryStorage {
 
     // MARK: - Helpers
 
+    /// How long to wait before running a write again: "full jitter", a random time up to 2 ms doubled per failed
+    /// attempt, at most a second, so writers that keep colliding spread out instead of colliding again.
+    static func backOff(afterAttempt attempt: Int) -> Duration {
+        let ceiling = min(1_000_000, 2_000 << min(attempt, 20))
+        return .microseconds(Int.random(in: 100...ceiling))
+    }
+
+    /// Runs `body`, giving up with ``DiaryError/Code/unavailable`` after `limit`.
+    private static func withDeadline(
+        _ limit: Duration, operation: String, _ body: @escaping @Sendable () async throws -> Void
+    ) async throws {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                try await body()
+                return true
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return false
+            }
+            defer { group.cancelAll() }
+            guard try await group.next() == true else {
+                throw DiaryError(.unavailable, "\(operation) could not reach the database within \(limit)", retryAfter: 1)
+            }
+        }
+    }
+
     /// A rule of the body failed: its error, to be thrown without running the body again.
     private struct RuleFailure: Error {
         var error: any Error
@@ -190,9 +223,9 @@ public final class PostgresDiaryStorage: DiaryStorage {
     private func attemptWrite<Result: Sendable>(
         _ body: @Sendable (any StorageTransaction) async throws -> Result, on connection: PostgresConnection
     ) async throws -> (Result, Bool) {
-        try await connection.query("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+        try await connection.run("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
         do {
-            try await connection.query("SAVEPOINT body", logger: logger)
+            try await connection.run("SAVEPOINT body", logger: logger)
             let transaction = PostgresTransaction(reader: PostgresReader(connection: connection, layout: layout, logger: logger))
             let result: Result
             do {
@@ -200,21 +233,24 @@ public final class PostgresDiaryStorage: DiaryStorage {
             } catch where !DiaryError.isPostgresFailure(error) && !(error is CancellationError) {
                 // Undo the body's changes, but commit its reads, so that PostgreSQL checks the state that made it
                 // throw was a serialisable one; if not, the commit fails with 40001 and the body runs again.
-                try await connection.query("ROLLBACK TO SAVEPOINT body", logger: logger)
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.run("ROLLBACK TO SAVEPOINT body", logger: logger)
+                try await connection.run("COMMIT", logger: logger)
                 throw RuleFailure(error: error)
             }
             let mutations = transaction.mutations
             if !mutations.isEmpty {
+                // Unique constraints are deferred: check them now, before taking the change log lock, so a write
+                // waiting on another's conflicting row never waits while holding the lock that one needs.
+                try await connection.run("SET CONSTRAINTS ALL IMMEDIATE", logger: logger)
                 // Held until commit: change log sequence numbers commit in order (see PostgresChangeFeed).
                 let lock = "diary-sdk:change-log:\(layout.schema.name)"
-                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(lock)))", logger: logger)
+                try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\(lock)))", logger: logger)
                 var log = SQLStatement("INSERT INTO \(layout.qualified(PostgresMigrator.changeLogTable)) (mutations) VALUES (")
                 log.bind(try PostgresRowCoding.changeLogDocument(mutations))
                 log.append("::jsonb)")
-                try await connection.query(log.query, logger: logger)
+                try await connection.run(log.query, logger: logger)
             }
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.run("COMMIT", logger: logger)
             return (result, !mutations.isEmpty)
         } catch let failure as RuleFailure {
             throw failure
@@ -228,7 +264,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
     /// connection inside a transaction.
     private func rollBack(_ connection: PostgresConnection) async {
         do {
-            try await connection.query("ROLLBACK", logger: logger)
+            try await connection.run("ROLLBACK", logger: logger)
         } catch {
             try? await connection.close()
         }

@@ -4,7 +4,8 @@ import Logging
 import PostgresNIO
 
 /// Creates and upgrades a schema: named migrations, in order, each run once and recorded in `schema_migrations`,
-/// under a session advisory lock so that processes starting together migrate once. Nothing is ever dropped.
+/// all pending ones in one transaction, under a session advisory lock so that processes starting together migrate
+/// once. Nothing is ever dropped.
 ///
 /// The migrations are `0001_base` (blobs and the change log), then one per table: `table:<kind>` for each
 /// ``RecordKind``, `index:<name>` and `listing:<name>` for each declaration in ``StorageSchema``. A declaration a
@@ -27,20 +28,20 @@ struct PostgresMigrator: Sendable {
     /// Brings the schema up to date, creating it if needed.
     func migrate(on connection: PostgresConnection) async throws {
         let lock = "diary-sdk:migrate:\(layout.schema.name)"
-        try await connection.query("SELECT pg_advisory_lock(hashtext(\(lock)))", logger: logger)
+        try await connection.run("SELECT pg_advisory_lock(hashtext(\(lock)))", logger: logger)
         do {
             try await migrateHoldingLock(on: connection)
         } catch {
-            _ = try? await connection.query("SELECT pg_advisory_unlock(hashtext(\(lock)))", logger: logger)
+            try? await connection.run("SELECT pg_advisory_unlock(hashtext(\(lock)))", logger: logger)
             throw error
         }
-        try await connection.query("SELECT pg_advisory_unlock(hashtext(\(lock)))", logger: logger)
+        try await connection.run("SELECT pg_advisory_unlock(hashtext(\(lock)))", logger: logger)
     }
 
     private func migrateHoldingLock(on connection: PostgresConnection) async throws {
         let migrations = layout.qualified(Self.migrationsTable)
-        try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(layout.schema)"), logger: logger)
-        try await connection.query(
+        try await connection.run(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(layout.schema)"), logger: logger)
+        try await connection.run(
             PostgresQuery(unsafeSQL: """
                 CREATE TABLE IF NOT EXISTS \(migrations) (version text PRIMARY KEY, \
                 applied_at timestamptz NOT NULL DEFAULT now())
@@ -52,23 +53,25 @@ struct PostgresMigrator: Sendable {
             applied.insert(version)
         }
         let pending = try await allMigrations(applied: applied, on: connection).filter { !applied.contains($0.version) }
-        for migration in pending {
-            logger.info("migrating", metadata: ["schema": "\(layout.schema.name)", "version": "\(migration.version)"])
-            try await connection.query("BEGIN", logger: logger)
-            do {
+        guard !pending.isEmpty else { return }
+        // One transaction: a schema is upgraded completely or not at all.
+        try await connection.run("BEGIN", logger: logger)
+        do {
+            for migration in pending {
+                logger.info("migrating", metadata: ["schema": "\(layout.schema.name)", "version": "\(migration.version)"])
                 for statement in migration.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 try await migration.fill?(connection)
                 var record = SQLStatement("INSERT INTO \(migrations) (version) VALUES (")
                 record.bind(migration.version)
                 record.append(")")
-                try await connection.query(record.query, logger: logger)
-                try await connection.query("COMMIT", logger: logger)
-            } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
-                throw error
+                try await connection.run(record.query, logger: logger)
             }
+            try await connection.run("COMMIT", logger: logger)
+        } catch {
+            try? await connection.run("ROLLBACK", logger: logger)
+            throw error
         }
     }
 
@@ -127,14 +130,14 @@ struct PostgresMigrator: Sendable {
         var name = try await find()
         if name == nil {
             // Database-wide: one process creates it, whichever schema it migrates.
-            try await connection.query("SELECT pg_advisory_lock(hashtext('diary-sdk:pg_trgm'))", logger: logger)
+            try await connection.run("SELECT pg_advisory_lock(hashtext('diary-sdk:pg_trgm'))", logger: logger)
             do {
-                try await connection.query("CREATE EXTENSION IF NOT EXISTS pg_trgm", logger: logger)
+                try await connection.run("CREATE EXTENSION IF NOT EXISTS pg_trgm", logger: logger)
             } catch {
-                _ = try? await connection.query("SELECT pg_advisory_unlock(hashtext('diary-sdk:pg_trgm'))", logger: logger)
+                try? await connection.run("SELECT pg_advisory_unlock(hashtext('diary-sdk:pg_trgm'))", logger: logger)
                 throw error
             }
-            try await connection.query("SELECT pg_advisory_unlock(hashtext('diary-sdk:pg_trgm'))", logger: logger)
+            try await connection.run("SELECT pg_advisory_unlock(hashtext('diary-sdk:pg_trgm'))", logger: logger)
             name = try await find()
         }
         guard let name, let schema = SQLIdentifier(name) else {

@@ -40,7 +40,7 @@ final class PostgresTransaction: StorageTransaction {
             // The bytes go with the row, in the same transaction.
             var blob = SQLStatement("DELETE FROM \(reader.layout.qualified(PostgresMigrator.blobsTable)) WHERE attachment_id = ")
             blob.bind(attachment.id.rawValue)
-            try await reader.connection.query(blob.query, logger: reader.logger)
+            try await reader.connection.run(blob.query, logger: reader.logger)
         }
         recorded.withLockedValue { $0.append(StoreMutation(before: before, after: nil)) }
     }

@@ -1,3 +1,4 @@
+import Logging
 import PostgresNIO
 
 /// A statement being built: SQL text with `$n` placeholders, and the values bound to them.
@@ -78,5 +79,20 @@ struct SQLIdentifier: Hashable, Sendable, CustomStringConvertible {
             }
         }
         return SQLIdentifier(out)
+    }
+}
+
+extension PostgresConnection {
+    /// Runs a statement and reads its whole result: an error the server reports while executing it (a deadlock
+    /// found while a `SELECT` waits for a lock) is thrown here, not by the next statement of the transaction.
+    func run(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
+    }
+}
+
+extension PostgresClient {
+    /// Runs a statement on a pooled connection and reads its whole result.
+    func run(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
     }
 }

@@ -13,7 +13,7 @@ struct PostgresConformanceTests {
             tearDown: { storage in
                 let storage = try #require(storage as? PostgresDiaryStorage)
                 try await storage.dropSchema()
-                await storage.shutdown()
+                await PostgresTestDatabase.release(storage)
             }))
     }
 }

@@ -1,6 +1,7 @@
 @_spi(Storage) import DiaryPostgres
 @_spi(Storage) import DiarySDK
 import Foundation
+import Logging
 import Testing
 
 /// The database the tests run on: `DIARY_TEST_DATABASE_URL` (`eval "$(scripts/postgres.sh start)"` sets it).
@@ -12,6 +13,13 @@ enum PostgresTestDatabase {
 
     /// Whether the tests run: there is a database, or CI wants to hear that there is none.
     static let shouldRun = url != nil || isCI
+
+    /// Quiet: a store whose schema another store dropped logs its failed polls until it shuts down.
+    static let logger: Logger = {
+        var logger = Logger(label: "diary.postgres.tests")
+        logger.logLevel = .critical
+        return logger
+    }()
 
     /// A schema name no other test uses.
     static func freshSchema() -> String {
@@ -29,11 +37,30 @@ enum PostgresTestDatabase {
         return configuration
     }
 
-    /// A store on a schema (a fresh one unless named).
+    /// Connections the tests may hold at once: the throwaway cluster allows 200, and Swift Testing starts every
+    /// conformance check at once.
+    static let connections = ConnectionBudget(total: 120)
+
+    /// A store on a schema (a fresh one unless named), counted against ``connections`` until ``release(_:)``.
     static func connect(schema: String = freshSchema(), maximumConnections: Int? = nil) async throws -> PostgresDiaryStorage {
         var configuration = try configuration(schema: schema)
         if let maximumConnections { configuration.client.options.maximumConnections = maximumConnections }
-        return try await PostgresDiaryStorage.connect(configuration: configuration)
+        let pool = configuration.client.options.maximumConnections
+        await connections.acquire(pool)
+        do {
+            let storage = try await PostgresDiaryStorage.connect(configuration: configuration, logger: logger)
+            await connections.remember(ObjectIdentifier(storage), pool)
+            return storage
+        } catch {
+            await connections.release(pool)
+            throw error
+        }
+    }
+
+    /// Shuts a store down and returns its connections to the budget.
+    static func release(_ storage: PostgresDiaryStorage) async {
+        await storage.shutdown()
+        await connections.release(storage: ObjectIdentifier(storage))
     }
 
     /// Runs `body` on a store with a fresh schema, then drops the schema and shuts the store down.
@@ -44,12 +71,52 @@ enum PostgresTestDatabase {
         do {
             let result = try await body(storage)
             try await storage.dropSchema()
-            await storage.shutdown()
+            await release(storage)
             return result
         } catch {
             try? await storage.dropSchema()
-            await storage.shutdown()
+            await release(storage)
             throw error
+        }
+    }
+}
+
+/// A counting semaphore of database connections, so the tests' pools never exceed the server's limit.
+actor ConnectionBudget {
+    private var available: Int
+    private var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var held: [ObjectIdentifier: Int] = [:]
+
+    init(total: Int) {
+        available = total
+    }
+
+    /// Waits until `count` connections are free and takes them.
+    func acquire(_ count: Int) async {
+        if waiting.isEmpty, available >= count {
+            available -= count
+            return
+        }
+        await withCheckedContinuation { waiting.append((count, $0)) }
+    }
+
+    /// Notes which store holds connections taken with ``acquire(_:)``.
+    func remember(_ storage: ObjectIdentifier, _ count: Int) {
+        held[storage] = count
+    }
+
+    /// Returns a store's connections.
+    func release(storage: ObjectIdentifier) {
+        if let count = held.removeValue(forKey: storage) { release(count) }
+    }
+
+    /// Returns connections and wakes whoever now fits, in order.
+    func release(_ count: Int) {
+        available += count
+        while let first = waiting.first, first.count <= available {
+            waiting.removeFirst()
+            available -= first.count
+            first.continuation.resume()
         }
     }
 }

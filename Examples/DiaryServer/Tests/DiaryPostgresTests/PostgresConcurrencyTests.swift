@@ -1,0 +1,186 @@
+@_spi(Storage) import DiaryPostgres
+@_spi(Storage) import DiarySDK
+@_spi(Storage) import DiarySDKConformance
+import Foundation
+import Testing
+
+/// What a shared database adds to the contract: several pools (processes) on one schema, concurrent writes that
+/// collide, and a change feed across processes.
+@Suite("PostgreSQL store under concurrency", .enabled(if: PostgresTestDatabase.shouldRun))
+struct PostgresConcurrencyTests {
+    @Test func twoStoresStartingTogetherMigrateTheSchemaOnceAndShareIt() async throws {
+        let schema = PostgresTestDatabase.freshSchema()
+        async let first = PostgresTestDatabase.connect(schema: schema)
+        async let second = PostgresTestDatabase.connect(schema: schema)
+        let (a, b) = try await (first, second)
+        let versions = try await RawSQL.strings("SELECT version FROM \(schema).schema_migrations")
+        try await a.write("test.put") { try await $0.put(Rows.user(1)) }
+        let seen = try await b.read("test.get") { try await $0.user(Rows.id(1)) }
+        try await a.dropSchema()
+        await PostgresTestDatabase.release(a)
+        await PostgresTestDatabase.release(b)
+
+        #expect(versions.count == 1 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
+        #expect(Set(versions).count == versions.count)
+        #expect(seen?.nickname == "user1")
+    }
+
+    @Test func aWriteOnOneStoreReachesTheChangeFeedOfAnother() async throws {
+        let schema = PostgresTestDatabase.freshSchema()
+        let writer = try await PostgresTestDatabase.connect(schema: schema)
+        let watcher = try await PostgresTestDatabase.connect(schema: schema)
+        let changes = watcher.committedChanges()
+        try await writer.write("test.put") { try await $0.put(Rows.user(7)) }
+        let received = await collect(changes, within: .seconds(5)).first
+        try await writer.dropSchema()
+        await PostgresTestDatabase.release(writer)
+        await PostgresTestDatabase.release(watcher)
+        #expect(received == [StoreMutation(before: nil, after: Rows.user(7))])
+    }
+
+    @Test func fiftyConcurrentIncrementsOfOneRowLoseNoUpdateAndAreLoggedInCommitOrder() async throws {
+        let schema = PostgresTestDatabase.freshSchema()
+        let storage = try await PostgresTestDatabase.connect(schema: schema, maximumConnections: 20)
+        let watcher = try await PostgresTestDatabase.connect(schema: schema)
+        let changes = watcher.committedChanges()
+        try await storage.write("test.seed") { try await $0.put(.post(Rows.post(1, title: "0"))) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for user in 1...50 {
+                group.addTask {
+                    try await storage.write("test.like") { transaction in
+                        guard var post = try await transaction.post(Rows.id(1)), let count = Int(post.title) else {
+                            throw DiaryError(.notFound, "the post")
+                        }
+                        post.title = String(count + 1)
+                        try await transaction.put(.post(post))
+                        try await transaction.put(Rows.like(user: user + 100, post: 1))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let (title, likes) = try await storage.read("test.count") { reader in
+            (try await reader.post(Rows.id(1))?.title,
+             try await reader.count(StorageSchema.likesByPost, equalTo: Rows.id(1), where: .none))
+        }
+        #expect(title == "50")
+        #expect(likes == 50)
+
+        // Every increment reaches another process's feed once, in the order the increments committed.
+        let batches = await collect(changes, within: .seconds(10)) { $0.count == 51 }
+        let titles = batches.flatMap { batch in
+            batch.compactMap { mutation -> String? in if case .post(let post) = mutation.after { post.title } else { nil } }
+        }
+        #expect(titles == (0...50).map(String.init))
+        try await storage.dropSchema()
+        await PostgresTestDatabase.release(storage)
+        await PostgresTestDatabase.release(watcher)
+    }
+
+    @Test func concurrentSignUpsWithOneNicknameLetExactlyOneThrough() async throws {
+        let schema = PostgresTestDatabase.freshSchema()
+        let harness = StorageConformanceHarness(
+            makeStorage: { try await PostgresTestDatabase.connect(schema: schema, maximumConnections: 10) },
+            tearDown: { storage in
+                let storage = try #require(storage as? PostgresDiaryStorage)
+                try await storage.dropSchema()
+                await PostgresTestDatabase.release(storage)
+            })
+        let world = try await harness.makeWorld()
+        var devices: [DiaryRepositories] = []
+        for _ in 0..<12 { devices.append(try await world.makeDevice()) }
+        let outcomes = await withTaskGroup(of: Result<User, DiaryError>.self) { group in
+            for (number, device) in devices.enumerated() {
+                group.addTask {
+                    do {
+                        return .success(try await device.accounts.signUp(
+                            SignUpRequest(email: "racer\(number)@example.com", password: "correct horse 1", nickname: "Racer")))
+                    } catch {
+                        return .failure(DiaryError.wrapping(error))
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        try await world.shutdown()
+        let winners = outcomes.compactMap { try? $0.get() }
+        let failures = outcomes.compactMap { if case .failure(let error) = $0 { error } else { nil } }
+        #expect(winners.count == 1)
+        #expect(failures.count == 11)
+        for failure in failures {
+            #expect(failure.code == .conflict && failure.field == "nickname", "\(failure)")
+        }
+    }
+
+    @Test func aUniqueIndexViolationIsAConflictOnItsFieldAndKeepsNothing() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            try await storage.write("test.first") { try await $0.put(Rows.user(1, nickname: "Same")) }
+            let error = await #expect(throws: DiaryError.self) {
+                try await storage.write("test.second") { transaction in
+                    try await transaction.put(Rows.user(3, nickname: "other"))
+                    try await transaction.put(Rows.user(2, nickname: "same"))
+                }
+            }
+            #expect(error?.code == .conflict)
+            #expect(error?.field == "nickname")
+            let kept = try await storage.read("test.get") { reader in
+                (try await reader.user(Rows.id(2)), try await reader.user(Rows.id(3)))
+            }
+            #expect(kept.0 == nil && kept.1 == nil)
+        }
+    }
+
+    @Test func concurrentUniqueInsertsLetExactlyOneThrough() async throws {
+        try await PostgresTestDatabase.withStorage(maximumConnections: 20) { storage in
+            let outcomes = await withTaskGroup(of: DiaryError?.self) { group in
+                for number in 1...30 {
+                    group.addTask {
+                        do {
+                            try await storage.write("test.put") { try await $0.put(Rows.user(number, nickname: "taken")) }
+                            return nil
+                        } catch {
+                            return DiaryError.wrapping(error)
+                        }
+                    }
+                }
+                return await group.reduce(into: [DiaryError?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 1)
+            for case let error? in outcomes { #expect(error.code == .conflict, "\(error) \(String(describing: error.underlying))") }
+            let holders = try await storage.read("test.get") { try await $0.rows(StorageSchema.usersByNickname, equalTo: "taken") }
+            #expect(holders.count == 1)
+        }
+    }
+}
+
+/// The batches a stream yields until `isDone` says enough or `limit` passes, whichever comes first.
+func collect(
+    _ stream: AsyncStream<[StoreMutation]>, within limit: Duration,
+    until isDone: @escaping @Sendable ([[StoreMutation]]) -> Bool = { !$0.isEmpty }
+) async -> [[StoreMutation]] {
+    await withTaskGroup(of: [[StoreMutation]]?.self) { group in
+        group.addTask {
+            var batches: [[StoreMutation]] = []
+            for await batch in stream {
+                batches.append(batch)
+                if isDone(batches) { break }
+            }
+            return batches
+        }
+        group.addTask {
+            try? await Task.sleep(for: limit)
+            return nil
+        }
+        var collected: [[StoreMutation]] = []
+        while let result = await group.next() {
+            if let batches = result {
+                collected = batches
+                group.cancelAll()
+            } else {
+                // Time is up: cancelling ends the stream's iteration, and the collector returns what it has.
+                group.cancelAll()
+            }
+        }
+        return collected
+    }
+}

@@ -1,0 +1,177 @@
+@_spi(Storage) import DiaryPostgres
+@_spi(Storage) import DiarySDK
+import Foundation
+import Testing
+
+/// The store's own behaviour beyond the conformance suite: search semantics, blobs, failures and damaged data.
+@Suite("PostgreSQL store", .enabled(if: PostgresTestDatabase.shouldRun))
+struct PostgresStorageTests {
+    @Test func searchAgreesWithTheSDKsMatcherOnAwkwardText() async throws {
+        let posts = [
+            Rows.post(1, title: "100% sure", body: "under_score and back\\slash", tags: ["Swift"]),
+            Rows.post(2, title: "1000 reasons", body: "underXscore; back slash", tags: ["swift", "Café"]),
+            Rows.post(3, title: "Café crème", body: "Ça va? — l’été", tags: []),
+            Rows.post(4, title: "CAFE", body: "plain ascii, 50%_off", tags: ["café"], anonymous: true),
+            Rows.post(5, author: 2, title: "Straße", body: "ｆｕｌｌ width and a\u{00A0}nbsp", tags: ["x"]),
+            Rows.post(6, author: 2, title: "", body: "%", tags: []),
+        ]
+        let queries: [PostTextQuery] = [
+            PostTextQuery(words: ["100%"], tags: []), PostTextQuery(words: ["%"], tags: []),
+            PostTextQuery(words: ["_"], tags: []), PostTextQuery(words: ["under_score"], tags: []),
+            PostTextQuery(words: ["\\"], tags: []), PostTextQuery(words: ["back\\slash"], tags: []),
+            PostTextQuery(words: SearchText.words(of: "cafe"), tags: []),
+            PostTextQuery(words: SearchText.words(of: "CAFÉ crème"), tags: []),
+            PostTextQuery(words: SearchText.words(of: "l'ete"), tags: []),
+            PostTextQuery(words: SearchText.words(of: "full WIDTH"), tags: []),
+            PostTextQuery(words: SearchText.words(of: "a nbsp"), tags: []),
+            PostTextQuery(words: SearchText.words(of: "strasse"), tags: []),
+            PostTextQuery(words: [], tags: ["swift"]), PostTextQuery(words: [], tags: ["café"]),
+            PostTextQuery(words: ["reasons"], tags: ["swift", "café"]), PostTextQuery(words: [], tags: ["nope"]),
+            PostTextQuery(words: [], tags: []), PostTextQuery(words: ["zzz"], tags: []),
+        ]
+        let hideAnonymous = RowFilter(viewer: Rows.id(9), includesAnonymous: false)
+        let hideAuthor2 = RowFilter(viewer: Rows.id(9), hiddenNamedAuthors: [Rows.id(2)])
+        try await PostgresTestDatabase.withStorage { storage in
+            try await storage.write("test.seed") { transaction in
+                for post in posts { try await transaction.put(.post(post)) }
+            }
+            for query in queries {
+                for filter in [RowFilter.none, hideAnonymous, hideAuthor2] {
+                    let expected = posts.filter { query.matches($0) && filter.admits(StorageSchema.authorship($0)) }
+                        .sorted { $0.createdAt > $1.createdAt }.map(\.id)
+                    let (found, count, secondPage) = try await storage.read("test.search") { reader in
+                        (try await reader.searchPosts(query, from: .start, limit: 10, where: filter).map(\.id),
+                         try await reader.countPosts(matching: query, where: filter),
+                         try await reader.searchPosts(query, from: .offset(1), limit: 1, where: filter).map(\.id))
+                    }
+                    #expect(found == expected, "\(query) \(filter)")
+                    #expect(count == expected.count, "\(query) \(filter)")
+                    #expect(secondPage == Array(expected.dropFirst().prefix(1)), "\(query) \(filter)")
+                }
+            }
+        }
+    }
+
+    @Test func pagesOfAListingFollowKeysetAndOffsetInBothDirections() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            try await storage.write("test.seed") { transaction in
+                for number in 1...7 { try await transaction.put(.post(Rows.post(number, anonymous: number == 4))) }
+            }
+            let pages = try await storage.read("test.page") { reader in
+                let all = try await reader.page(StorageSchema.feed, Everything(), descending: true, from: .start, limit: 3, where: .none)
+                let after = try await reader.page(
+                    StorageSchema.feed, Everything(), descending: true, from: .after(SortKey(all[2].createdAt, all[2].id.rawValue)),
+                    limit: 3, where: .none)
+                let ascending = try await reader.page(
+                    StorageSchema.feed, Everything(), descending: false, from: .offset(2), limit: 2, where: .none)
+                let filtered = try await reader.page(
+                    StorageSchema.feed, Everything(), descending: false, from: .offset(2), limit: 2,
+                    where: RowFilter(viewer: nil, includesAnonymous: false))
+                let count = try await reader.count(StorageSchema.feed, Everything(), where: RowFilter(viewer: nil, includesAnonymous: false))
+                return (all.map(\.id), after.map(\.id), ascending.map(\.id), filtered.map(\.id), count)
+            }
+            #expect(pages.0 == [7, 6, 5].map { Rows.id($0) })
+            #expect(pages.1 == [4, 3, 2].map { Rows.id($0) })
+            #expect(pages.2 == [3, 4].map { Rows.id($0) })
+            #expect(pages.3 == [3, 5].map { Rows.id($0) })
+            #expect(pages.4 == 6)
+        }
+    }
+
+    @Test func aBodyThatThrowsKeepsNothingAndLogsNothing() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            let changes = storage.committedChanges()
+            await #expect(throws: DiaryError.self) {
+                try await storage.write("test.fail") { transaction in
+                    try await transaction.put(Rows.user(1))
+                    throw DiaryError(.forbidden, "no")
+                }
+            }
+            try await storage.write("test.put") { try await $0.put(Rows.user(2)) }
+            let kept = try await storage.read("test.get") { reader in (try await reader.user(Rows.id(1)), try await reader.user(Rows.id(2))) }
+            #expect(kept.0 == nil)
+            #expect(kept.1 != nil)
+            let batches = await collect(changes, within: .seconds(5))
+            #expect(batches == [[StoreMutation(before: nil, after: Rows.user(2))]])
+        }
+    }
+
+    @Test func blobsRoundTripAndGoWithTheirAttachmentRow() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            let id: DiarySDK.Attachment.ID = Rows.id(5)
+            let bytes = Data((0..<300).map { UInt8($0 % 256) })
+            try await storage.saveBlob(bytes, for: id)
+            #expect(try await storage.blob(for: id) == bytes)
+            let missing = await #expect(throws: DiaryError.self) { try await storage.blob(for: Rows.id(6)) }
+            #expect(missing?.code == .notFound)
+
+            let attachment = DiarySDK.Attachment(
+                id: id, ownerID: Rows.id(1), contentType: "image/png", byteCount: bytes.count, createdAt: Rows.epoch)
+            try await storage.write("test.put") { try await $0.put(.attachment(attachment)) }
+            try await storage.write("test.remove") { try await $0.remove(.attachment(id)) }
+            let gone = await #expect(throws: DiaryError.self) { try await storage.blob(for: id) }
+            #expect(gone?.code == .notFound)
+        }
+    }
+
+    @Test func aDamagedRowIsAStorageCorruptedErrorNotACrash() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            try await storage.write("test.put") { try await $0.put(Rows.user(1)) }
+            try await RawSQL.execute(
+                "UPDATE \(storage.schemaName).row_user SET doc = '{\"user\": {\"nickname\": 42}}'::jsonb")
+            let error = await #expect(throws: DiaryError.self) {
+                try await storage.read("test.get") { try await $0.user(Rows.id(1)) }
+            }
+            #expect(error?.code == .storageCorrupted)
+            try await RawSQL.execute("UPDATE \(storage.schemaName).row_user SET doc = '{\"post\": {}}'::jsonb")
+            let wrongKind = await #expect(throws: DiaryError.self) {
+                try await storage.read("test.get") { try await $0.user(Rows.id(1)) }
+            }
+            #expect(wrongKind?.code == .storageCorrupted)
+        }
+    }
+
+    @Test func everyDeclaredIndexAndListingHasItsTable() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            let tables = Set(try await RawSQL.strings(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = '\(storage.schemaName)'"))
+            #expect(tables.filter { $0.hasPrefix("row_") }.count == RecordKind.allCases.count)
+            #expect(tables.filter { $0.hasPrefix("ix_") }.count == StorageSchema.allIndices.count)
+            #expect(tables.filter { $0.hasPrefix("ls_") }.count == StorageSchema.allListings.count)
+            #expect(tables.isSuperset(of: ["blobs", "change_log", "schema_migrations", "ix_users_nickname_key"]))
+        }
+    }
+
+    @Test func aMalformedURLIsInvalidInputThatDoesNotRepeatThePassword() throws {
+        for url in ["http://user:s3cret@host/db", "postgres://user:s3cret@/db", "postgres://user:s3cret@host/", "postgres://host/db"] {
+            let error = #expect(throws: DiaryError.self) { try PostgresDiaryStorage.Configuration(url: url) }
+            #expect(error?.code == .invalidInput)
+            #expect(error?.description.contains("s3cret") == false)
+        }
+        let parsed = try PostgresDiaryStorage.Configuration(url: "postgres://me:p%40ss@127.0.0.1:6543/diary", schema: "s")
+        #expect(parsed.client.host == "127.0.0.1")
+        #expect(parsed.client.port == 6543)
+        #expect(parsed.client.username == "me")
+        #expect(parsed.client.password == "p@ss")
+        #expect(parsed.client.database == "diary")
+    }
+
+    @Test func anUnreachableDatabaseIsUnavailableAndABadSchemaNameIsRefused() async throws {
+        var configuration = try PostgresDiaryStorage.Configuration(url: "postgres://me:s3cret@127.0.0.1:1/diary")
+        configuration.client.options.connectTimeout = .seconds(2)
+        configuration.startupTimeout = .seconds(3)
+        let error = await #expect(throws: DiaryError.self) {
+            let storage = try await PostgresDiaryStorage.connect(configuration: configuration)
+            await storage.shutdown()
+        }
+        #expect(error?.code == .unavailable)
+        #expect(error?.description.contains("s3cret") == false)
+
+        let badSchema = await #expect(throws: DiaryError.self) {
+            let storage = try await PostgresDiaryStorage.connect(
+                configuration: try PostgresTestDatabase.configuration(schema: "Robert'); DROP TABLE students;--"))
+            await storage.shutdown()
+        }
+        #expect(badSchema?.code == .server)
+    }
+}
