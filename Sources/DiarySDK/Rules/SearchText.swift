@@ -4,23 +4,19 @@ import Foundation
 ///
 /// One folding function serves both sides, the indexed text and the query, so a variant folded on one side is
 /// always folded the same way on the other.
-///
-/// A store outside the package that keeps the searchable text of posts in a column (docs/CustomStorage.md) computes
-/// it with ``searchable(_:)``, under `@_spi(Storage)`.
-@_spi(Storage)
-public enum SearchText {
+package enum SearchText {
     /// The text a post is found by: its title, its readable body and its tags, folded.
     ///
     /// Imported blog posts keep the HTML their feed gave; their body is searched as a reader sees it (markup
     /// removed, entities decoded). Posts written in the app are plain text, so a `<` in them is just a character.
-    public static func searchable(_ post: PostRecord) -> String {
+    package static func searchable(_ post: PostRecord) -> String {
         let body: String
         if case .blog = post.source { body = readable(html: post.body) } else { body = post.body }
         return fold(post.title + "\n" + body + "\n" + post.tags.joined(separator: " "))
     }
 
     /// The words of a query, folded.
-    public static func words(of query: String) -> [String] {
+    package static func words(of query: String) -> [String] {
         fold(query).split(whereSeparator: \.isWhitespace).map(String.init)
     }
 

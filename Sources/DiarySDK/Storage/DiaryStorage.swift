@@ -136,3 +136,21 @@ public struct PostTextQuery: Hashable, Sendable {
         return words.allSatisfy(haystack.contains)
     }
 }
+
+@_spi(Storage)
+extension PostTextQuery {
+    /// The folded text a post is found by (``SearchText``): what a store that keeps it in a column, to index it,
+    /// stores for each post; ``matches(_:)`` looks for the query's words in it.
+    /// - Parameter post: The post.
+    /// - Returns: The post's title, readable body and tags, folded.
+    public static func searchableText(of post: PostRecord) -> String {
+        SearchText.searchable(post)
+    }
+
+    /// The folded words of what someone typed, as the engine puts them in a query.
+    /// - Parameter text: The typed text.
+    /// - Returns: Its words, folded.
+    public static func words(of text: String) -> [String] {
+        SearchText.words(of: text)
+    }
+}

@@ -143,10 +143,10 @@ struct PostgresDerivedRows: Sendable {
         try await connection.run(statement.query, logger: logger)
     }
 
-    /// A post's `search_text`: ``SearchText/searchable(_:)``, which ``PostTextQuery/matches(_:)`` searches. A NUL
+    /// A post's `search_text`: ``PostTextQuery/searchableText(of:)``, which ``PostTextQuery/matches(_:)`` searches. A NUL
     /// (which PostgreSQL text cannot hold) is dropped; no folded query word contains one.
     static func searchText(of post: PostRecord) -> String {
-        SearchText.searchable(post).replacingOccurrences(of: "\u{0}", with: "")
+        PostTextQuery.searchableText(of: post).replacingOccurrences(of: "\u{0}", with: "")
     }
 
     /// A post's `search_tags`: its tags, lowercased, once each.

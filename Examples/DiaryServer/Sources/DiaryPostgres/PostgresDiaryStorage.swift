@@ -8,9 +8,14 @@ import PostgresNIO
 /// server processes can share one database.
 ///
 /// ```swift
+/// @_spi(Storage) import DiaryPostgres
+/// @_spi(Storage) import DiarySDK
+///
 /// let storage = try await PostgresDiaryStorage.connect(
-///     configuration: .init(url: "postgres://diary@127.0.0.1:5432/diary", schema: "diary"))
-/// try await check.run(on: StorageConformanceHarness(makeStorage: { storage }))   // or hand it to an engine
+///     configuration: try .init(url: "postgres://diary@127.0.0.1:5432/diary", schema: "diary"))
+/// let engine = DiaryEngine(storage: storage, actingAs: userID)   // one per request, as a server does
+/// let feed = try await engine.repositories.posts.feed(page: .first())
+/// // …
 /// await storage.shutdown()
 /// ```
 ///

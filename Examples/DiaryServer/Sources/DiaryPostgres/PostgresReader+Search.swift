@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A word matches as `search_text LIKE '%word%'` (its `%`, `_` and `\` escaped), answered by the trigram GIN index
 /// on `search_text`; tags as `search_tags @> $tags`, by the GIN index on `search_tags`. This is
-/// ``PostTextQuery/matches(_:)``: every folded word a substring of ``SearchText/searchable(_:)``, every tag one of
+/// ``PostTextQuery/matches(_:)``: every folded word a substring of ``PostTextQuery/searchableText(of:)``, every tag one of
 /// the post's lowercased tags.
 extension PostgresReader {
     func searchPosts(

@@ -6,7 +6,8 @@ import PostgresNIO
 /// A write in progress: the reads of ``PostgresReader`` on the write's `SERIALIZABLE` transaction, plus `put` and
 /// `remove`, which record each change as a ``StoreMutation`` (the row before it and after it) for the change log.
 ///
-/// Operations run one at a time, in the order the body awaits them (as the engine's bodies do).
+/// A put reads the row before it, so the body must await its operations one at a time, as the engine's bodies do:
+/// two puts of one key started together in one transaction could both see the same row before.
 final class PostgresTransaction: StorageTransaction {
     private let reader: PostgresReader
     private let derived: PostgresDerivedRows

@@ -19,12 +19,12 @@ struct PostgresStorageTests {
             PostTextQuery(words: ["100%"], tags: []), PostTextQuery(words: ["%"], tags: []),
             PostTextQuery(words: ["_"], tags: []), PostTextQuery(words: ["under_score"], tags: []),
             PostTextQuery(words: ["\\"], tags: []), PostTextQuery(words: ["back\\slash"], tags: []),
-            PostTextQuery(words: SearchText.words(of: "cafe"), tags: []),
-            PostTextQuery(words: SearchText.words(of: "CAFÉ crème"), tags: []),
-            PostTextQuery(words: SearchText.words(of: "l'ete"), tags: []),
-            PostTextQuery(words: SearchText.words(of: "full WIDTH"), tags: []),
-            PostTextQuery(words: SearchText.words(of: "a nbsp"), tags: []),
-            PostTextQuery(words: SearchText.words(of: "strasse"), tags: []),
+            PostTextQuery(words: PostTextQuery.words(of: "cafe"), tags: []),
+            PostTextQuery(words: PostTextQuery.words(of: "CAFÉ crème"), tags: []),
+            PostTextQuery(words: PostTextQuery.words(of: "l'ete"), tags: []),
+            PostTextQuery(words: PostTextQuery.words(of: "full WIDTH"), tags: []),
+            PostTextQuery(words: PostTextQuery.words(of: "a nbsp"), tags: []),
+            PostTextQuery(words: PostTextQuery.words(of: "strasse"), tags: []),
             PostTextQuery(words: [], tags: ["swift"]), PostTextQuery(words: [], tags: ["café"]),
             PostTextQuery(words: ["reasons"], tags: ["swift", "café"]), PostTextQuery(words: [], tags: ["nope"]),
             PostTextQuery(words: [], tags: []), PostTextQuery(words: ["zzz"], tags: []),
@@ -128,6 +128,37 @@ struct PostgresStorageTests {
                 try await storage.read("test.get") { try await $0.user(Rows.id(1)) }
             }
             #expect(wrongKind?.code == .storageCorrupted)
+        }
+    }
+
+    @Test func anIndexAddedLaterIsCreatedAndFilledFromTheStoredRows() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            try await storage.write("test.seed") { transaction in
+                try await transaction.put(.post(Rows.post(1, tags: ["Late"])))
+                try await transaction.put(.post(Rows.post(2, tags: ["late", "other"])))
+                try await transaction.put(.post(Rows.post(3, tags: ["other"])))
+            }
+            // As if `posts.tags` were new in this release: its table and its migration record are gone.
+            try await RawSQL.execute("DROP TABLE \(storage.schemaName).ix_posts_tags")
+            try await RawSQL.execute("DELETE FROM \(storage.schemaName).schema_migrations WHERE version = 'index:posts.tags'")
+
+            let upgraded = try await PostgresTestDatabase.connect(schema: storage.schemaName)
+            let tagged = try await upgraded.read("test.tags") { reader in
+                try await reader.rows(StorageSchema.postsByTag, equalTo: "late").map(\.id)
+            }
+            await PostgresTestDatabase.release(upgraded)
+            #expect(Set(tagged) == [Rows.id(1), Rows.id(2)])
+        }
+    }
+
+    @Test func textPostgreSQLCannotHoldIsInvalidInputNotACrash() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            let error = await #expect(throws: DiaryError.self) {
+                try await storage.write("test.put") { try await $0.put(.post(Rows.post(1, body: "nul\u{0}byte"))) }
+            }
+            #expect(error?.code == .invalidInput)
+            let stored = try await storage.read("test.get") { try await $0.post(Rows.id(1)) }
+            #expect(stored == nil)
         }
     }
 
