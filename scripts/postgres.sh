@@ -7,7 +7,7 @@
 # The cluster lives in a new temporary directory, listens on 127.0.0.1 only, on a free port, trusts loopback
 # connections (and nothing else), and runs with fsync and synchronous_commit off: it is for tests, never for data.
 # It has a database `diary_test` with the pg_trgm extension. Run as root, the server runs as the `postgres` user.
-# Needs Debian's postgresql-15 (`apt-get install -y postgresql-15`); set PG_BIN to use binaries elsewhere.
+# Needs Debian's postgresql-15, which it installs when missing and run as root; set PG_BIN to use binaries elsewhere.
 set -euo pipefail
 
 PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
@@ -32,6 +32,11 @@ free_port() {
 }
 
 start() {
+    if [ ! -x "$PG_BIN/initdb" ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+        echo "postgres.sh: installing postgresql-15" >&2
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15; } >&2 \
+            || die "could not install postgresql-15"
+    fi
     [ -x "$PG_BIN/initdb" ] || die "no PostgreSQL 15 in $PG_BIN (apt-get install -y postgresql-15)"
     local dir port
     dir="$(mktemp -d "${TMPDIR:-/tmp}/diary-postgres.XXXXXX")"

@@ -52,6 +52,44 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test func rowFiltersInSQLAdmitExactlyWhatRowFilterAdmits() async throws {
+        // Posts by four authors, named and anonymous; likes of post 1 by the same four.
+        let posts = (1...16).map { Rows.post($0, author: 1 + $0 % 4, anonymous: $0 % 3 == 0) }
+        let users = (1...4).map { Rows.id($0) as User.ID }
+        var filters: [RowFilter] = []
+        for viewer in [nil, users[0], users[1]] {
+            for named in [[], [users[1]], [users[1], users[2]]] {
+                for anonymous in [[], [users[2]], [users[0], users[3]]] {
+                    for includesAnonymous in [true, false] {
+                        filters.append(RowFilter(
+                            viewer: viewer, hiddenNamedAuthors: Set(named), hiddenAnonymousAuthors: Set(anonymous),
+                            includesAnonymous: includesAnonymous))
+                    }
+                }
+            }
+        }
+        try await PostgresTestDatabase.withStorage { storage in
+            try await storage.write("test.seed") { transaction in
+                for post in posts { try await transaction.put(.post(post)) }
+                for user in 1...4 { try await transaction.put(Rows.like(user: user, post: 1)) }
+            }
+            for filter in filters {
+                let expected = posts.filter { filter.admits(StorageSchema.authorship($0)) }.sorted { $0.createdAt > $1.createdAt }
+                let expectedLikers = users.filter { filter.admits(Authorship(author: $0, isAnonymous: false)) }
+                let (feed, feedCount, ofAuthor2, likes) = try await storage.read("test.filter") { reader in
+                    (try await reader.page(StorageSchema.feed, Everything(), descending: true, from: .start, limit: 50, where: filter),
+                     try await reader.count(StorageSchema.feed, Everything(), where: filter),
+                     try await reader.count(StorageSchema.postsOfAuthor, users[1], where: filter),
+                     try await reader.count(StorageSchema.likesByPost, equalTo: Rows.id(1), where: filter))
+                }
+                #expect(feed.map(\.id) == expected.map(\.id), "\(filter)")
+                #expect(feedCount == expected.count, "\(filter)")
+                #expect(ofAuthor2 == expected.filter { $0.authorID == users[1] }.count, "\(filter)")
+                #expect(likes == expectedLikers.count, "\(filter)")
+            }
+        }
+    }
+
     @Test func pagesOfAListingFollowKeysetAndOffsetInBothDirections() async throws {
         try await PostgresTestDatabase.withStorage { storage in
             try await storage.write("test.seed") { transaction in
