@@ -239,7 +239,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
                 // Undo the body's changes, but commit its reads, so that PostgreSQL checks the state that made it
                 // throw was a serialisable one; if not, the commit fails with 40001 and the body runs again.
                 try await connection.run("ROLLBACK TO SAVEPOINT body", logger: logger)
-                try await connection.run("COMMIT", logger: logger)
+                try await commit(connection)
                 throw RuleFailure(error: error)
             }
             let mutations = transaction.mutations
@@ -255,13 +255,31 @@ public final class PostgresDiaryStorage: DiaryStorage {
                 log.append("::jsonb)")
                 try await connection.run(log.query, logger: logger)
             }
-            try await connection.run("COMMIT", logger: logger)
+            try await commit(connection)
             return (result, !mutations.isEmpty)
         } catch let failure as RuleFailure {
             throw failure
+        } catch let failure as CommitFailure {
+            // A failed COMMIT has ended the transaction already: nothing to roll back.
+            throw failure.error
         } catch {
             await rollBack(connection)
             throw error
+        }
+    }
+
+    /// A `COMMIT` failed (the transaction is over): its error.
+    private struct CommitFailure: Error {
+        var error: any Error
+    }
+
+    /// Commits the connection's transaction.
+    /// - Throws: ``CommitFailure`` when PostgreSQL refuses (a serialisation failure found at commit).
+    private func commit(_ connection: PostgresConnection) async throws {
+        do {
+            try await connection.run("COMMIT", logger: logger)
+        } catch {
+            throw CommitFailure(error: error)
         }
     }
 
