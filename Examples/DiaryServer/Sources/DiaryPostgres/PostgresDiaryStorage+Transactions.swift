@@ -1,0 +1,89 @@
+@_spi(Storage) import DiarySDK
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The transaction handling of reads and writes: one attempt of a write, commit, roll-back and the back-off
+/// between attempts.
+extension PostgresDiaryStorage {
+    /// How long to wait before running a write again: "full jitter", a random time up to 2 ms doubled per failed
+    /// attempt, at most a second, so writers that keep colliding spread out instead of colliding again.
+    static func backOff(afterAttempt attempt: Int) -> Duration {
+        let ceiling = min(1_000_000, 2_000 << min(attempt, 20))
+        return .microseconds(Int.random(in: 100...ceiling))
+    }
+
+    /// A rule of the body failed: its error, to be thrown without running the body again.
+    struct RuleFailure: Error {
+        var error: any Error
+    }
+
+    /// One run of a write's body in a `SERIALIZABLE` transaction; returns its result and whether it changed rows.
+    func attemptWrite<Result: Sendable>(
+        _ body: @Sendable (any StorageTransaction) async throws -> Result, on connection: PostgresConnection
+    ) async throws -> (Result, Bool) {
+        try await connection.run("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+        do {
+            try await connection.run("SAVEPOINT body", logger: logger)
+            let transaction = PostgresTransaction(reader: PostgresReader(connection: connection, layout: layout, logger: logger))
+            let result: Result
+            do {
+                result = try await body(transaction)
+            } catch where !DiaryError.isPostgresFailure(error) && !(error is CancellationError) {
+                // Undo the body's changes, but commit its reads, so that PostgreSQL checks the state that made it
+                // throw was a serialisable one; if not, the commit fails with 40001 and the body runs again.
+                try await connection.run("ROLLBACK TO SAVEPOINT body", logger: logger)
+                try await commit(connection)
+                throw RuleFailure(error: error)
+            }
+            let mutations = transaction.mutations
+            if !mutations.isEmpty {
+                // Unique constraints are deferred: check them now, before taking the change log lock, so a write
+                // waiting on another's conflicting row never waits while holding the lock that one needs.
+                try await connection.run("SET CONSTRAINTS ALL IMMEDIATE", logger: logger)
+                // Held until commit: change log sequence numbers commit in order (see PostgresChangeFeed).
+                let lock = "diary-sdk:change-log:\(layout.schema.name)"
+                try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\(lock)))", logger: logger)
+                var log = SQLStatement("INSERT INTO \(layout.qualified(PostgresMigrator.changeLogTable)) (mutations) VALUES (")
+                log.bind(try PostgresRowCoding.changeLogDocument(mutations))
+                log.append("::jsonb)")
+                try await connection.run(log.query, logger: logger)
+            }
+            try await commit(connection)
+            return (result, !mutations.isEmpty)
+        } catch let failure as RuleFailure {
+            throw failure
+        } catch let failure as CommitFailure {
+            // A failed COMMIT has ended the transaction already: nothing to roll back.
+            throw failure.error
+        } catch {
+            await rollBack(connection)
+            throw error
+        }
+    }
+
+    /// A `COMMIT` failed (the transaction is over): its error.
+    struct CommitFailure: Error {
+        var error: any Error
+    }
+
+    /// Commits the connection's transaction.
+    /// - Throws: ``CommitFailure`` when PostgreSQL refuses (a serialisation failure found at commit).
+    func commit(_ connection: PostgresConnection) async throws {
+        do {
+            try await connection.run("COMMIT", logger: logger)
+        } catch {
+            throw CommitFailure(error: error)
+        }
+    }
+
+    /// Rolls back the connection's transaction; a connection that cannot is closed, so the pool never lends out a
+    /// connection inside a transaction.
+    func rollBack(_ connection: PostgresConnection) async {
+        do {
+            try await connection.run("ROLLBACK", logger: logger)
+        } catch {
+            try? await connection.close()
+        }
+    }
+}
