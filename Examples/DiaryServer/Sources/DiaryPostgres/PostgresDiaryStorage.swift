@@ -110,6 +110,26 @@ public final class PostgresDiaryStorage: DiaryStorage {
         }
     }
 
+    /// Deletes change log entries committed before a date: the log grows by one row per write and the store never
+    /// trims it itself. A process whose feed has not read an entry yet (it was stopped, or far behind) misses it.
+    /// - Parameter date: Entries committed before it go.
+    /// - Returns: How many entries were deleted.
+    /// - Throws: ``DiaryError`` when the database refuses.
+    @discardableResult
+    public func trimChangeLog(committedBefore date: Date) async throws -> Int {
+        var statement = SQLStatement("WITH gone AS (DELETE FROM \(layout.qualified(PostgresMigrator.changeLogTable)) WHERE committed_at < ")
+        statement.bind(date)
+        statement.append(" RETURNING 1) SELECT count(*) FROM gone")
+        do {
+            for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
+                return Int(count)
+            }
+            return 0
+        } catch {
+            throw DiaryError.postgres(error, "storage.trimChangeLog", layout: layout)
+        }
+    }
+
     /// The schema holding the store's tables.
     public var schemaName: String { layout.schema.name }
 

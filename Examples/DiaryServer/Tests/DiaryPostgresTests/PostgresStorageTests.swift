@@ -200,6 +200,18 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test func trimmingTheChangeLogDeletesOnlyOlderEntries() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            try await storage.write("test.put") { try await $0.put(Rows.user(1)) }
+            try await storage.write("test.put") { try await $0.put(Rows.user(2)) }
+            let entries = "SELECT count(*)::text FROM \(storage.schemaName).change_log"
+            #expect(try await storage.trimChangeLog(committedBefore: Date().addingTimeInterval(-3_600)) == 0)
+            #expect(try await RawSQL.strings(entries) == ["2"])
+            #expect(try await storage.trimChangeLog(committedBefore: Date().addingTimeInterval(3_600)) == 2)
+            #expect(try await RawSQL.strings(entries) == ["0"])
+        }
+    }
+
     @Test func everyDeclaredIndexAndListingHasItsTable() async throws {
         try await PostgresTestDatabase.withStorage { storage in
             let tables = Set(try await RawSQL.strings(
