@@ -37,9 +37,10 @@ enum PostgresTestDatabase {
         return configuration
     }
 
-    /// Connections the tests may hold at once: the throwaway cluster allows 200, and Swift Testing starts every
-    /// conformance check at once.
-    static let connections = ConnectionBudget(total: 120)
+    /// Connections the tests may hold at once (Swift Testing starts every conformance check at once): 60, under a
+    /// stock server's `max_connections` of 100, or `DIARY_TEST_MAX_CONNECTIONS`.
+    static let connections = ConnectionBudget(
+        total: ProcessInfo.processInfo.environment["DIARY_TEST_MAX_CONNECTIONS"].flatMap { Int($0) } ?? 60)
 
     /// A store on a schema (a fresh one unless named), counted against ``connections`` until ``release(_:)``.
     static func connect(schema: String = freshSchema(), maximumConnections: Int? = nil) async throws -> PostgresDiaryStorage {
