@@ -3,6 +3,7 @@ import PackageDescription
 
 // The reference server for DiarySDK's HTTP backend: it implements docs/openapi.yaml by running the SDK's own engine
 // over the file store, so every rule the server enforces is the rule every other backend enforces.
+// DiaryPostgres is the SDK's storage contract on PostgreSQL, for servers whose processes share one database.
 let package = Package(
     name: "DiaryServer",
     platforms: [.macOS(.v14)],
