@@ -161,7 +161,10 @@ struct PostgresStorageTests {
                 try await storage.read("test.get") { try await $0.user(Rows.id(1)) }
             }
             #expect(error?.code == .storageCorrupted)
-            try await RawSQL.execute("UPDATE \(storage.schemaName).row_user SET doc = '{\"post\": {}}'::jsonb")
+            // A well-formed row of another kind in the users table.
+            try await storage.write("test.put") { try await $0.put(.post(Rows.post(2))) }
+            try await RawSQL.execute(
+                "UPDATE \(storage.schemaName).row_user SET doc = (SELECT doc FROM \(storage.schemaName).row_post LIMIT 1)")
             let wrongKind = await #expect(throws: DiaryError.self) {
                 try await storage.read("test.get") { try await $0.user(Rows.id(1)) }
             }
