@@ -37,6 +37,11 @@ package struct LocalDatabase: Sendable {
         postText = indexingPostText ? LocalPostTextIndex() : nil
     }
 
+    /// An empty database built once, for a value that must hold some database but is never read: a finished
+    /// transaction's. Building an empty database makes every declared index and listing, which costs more than the
+    /// rest of a small write; copying this one retains its storage.
+    package static let placeholder = LocalDatabase()
+
     /// A text index of this database's posts, built on every core at once: O(the posts' text), meant to run on a
     /// snapshot while the writer goes on.
     package func makePostTextIndex() -> LocalPostTextIndex {
