@@ -96,6 +96,11 @@ package struct LocalDatabase: Sendable {
     }
 
     /// The row with a key, if any.
+    /// The rows of one kind, by key: for reads that look up many rows of the same table.
+    func table(_ kind: RecordKind) -> ShardedMap<RecordKey, StoreRecord> {
+        tables[LocalSchema.tablePosition(kind)]
+    }
+
     package func record(for key: RecordKey) -> StoreRecord? {
         tables[LocalSchema.tablePosition(key.kind)][key]
     }
