@@ -279,8 +279,8 @@ final class FileDiaryStore: DiaryStorage {
     ///   written (the store is closed all the same; the next open then cannot tell lost records at the end of the
     ///   journal from writes that never happened).
     func close() async throws {
-        // Queued behind running writes, so the marker names the last one.
-        let (descriptor, marker): (Int32, CloseMarker) = try await writers.run {
+        // Queued behind running writes, so the marker names the last one; a cancelled caller still closes.
+        let (descriptor, marker): (Int32, CloseMarker) = try await writers.runToCompletion {
             try self.state.withLock { state in
                 guard !state.isClosed else { throw self.closedError }
                 state.isClosed = true

@@ -64,6 +64,13 @@ struct LocalDatabaseModelTests {
         return mutations
     }
 
+    @Test func eachKindsTablePositionIsItsPlaceInAllCases() {
+        // The indices and listings of a table are found by this position (`LocalSchema.indicesOfTable`).
+        for (position, kind) in RecordKind.allCases.enumerated() {
+            #expect(LocalSchema.tablePosition(kind) == position, "\(kind)")
+        }
+    }
+
     @Test func aBatchThatReplacesRowsItAlreadyHoldsKeepsOnlyTheLastOfEach() throws {
         var random = RandomStoreRecords(seed: 9)
         let records = (0..<500).map { _ in random.record() }

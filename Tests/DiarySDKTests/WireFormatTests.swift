@@ -23,6 +23,35 @@ struct WireFormatTests {
         #expect(WireDate.string(from: Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500000Z")
     }
 
+    @Test func dateStringsAgreeWithTheGeneralFormatterAcrossFourDigitYears() {
+        // The formatter writes the 27 bytes itself; check it against `String(format:)` over Foundation's calendar
+        // fields. Foundation's Gregorian calendar turns Julian before October 1582, and RFC 3339 stays proleptic
+        // Gregorian, so the comparison starts in 1583; the years before are checked by their known strings below.
+        var generator = SystemRandomNumberGenerator()
+        let first = -12_212_553_600.0  // 1583-01-01T00:00:00Z
+        let last = 253_402_300_799.0  // 9999-12-31T23:59:59Z
+        let samples = [first, last, 0, -0.000001, 951_782_400, 4_107_542_400] + (0..<2_000).map { _ in
+            Double.random(in: first...last, using: &generator)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        for seconds in samples {
+            let date = WireDate.normalized(Date(timeIntervalSince1970: seconds))
+            let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+            let fraction = ((micros % 1_000_000) + 1_000_000) % 1_000_000
+            let whole = Date(timeIntervalSince1970: Double((micros - fraction) / 1_000_000))
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: whole)
+            let expected = String(
+                format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", parts.year!, parts.month!, parts.day!, parts.hour!,
+                parts.minute!, parts.second!, Int(fraction))
+            #expect(WireDate.string(from: date) == expected, "\(seconds)")
+        }
+        for text in ["0000-01-01T00:00:00.000000Z", "0004-02-29T12:30:00.000000Z", "1582-10-04T23:59:59.000000Z",
+                     "9999-12-31T23:59:59.000000Z"] {
+            #expect(WireDate.date(from: text).map(WireDate.string(from:)) == text)
+        }
+    }
+
     @Test func rfc3339OffsetsAndMissingFractionsParse() {
         #expect(WireDate.date(from: "2026-01-01T09:00:00+09:00") == Date(timeIntervalSince1970: 1_767_225_600))
         #expect(WireDate.date(from: "2026-01-01T00:00:00.5Z") == Date(timeIntervalSince1970: 1_767_225_600.5))

@@ -6,7 +6,12 @@ extension LocalDatabase {
     /// The rows whose index value equals `value`, in no particular order.
     /// - Throws: ``DiaryError/Code/server`` for an index not declared in ``StorageSchema``.
     package func rows<Row, Value>(_ index: StorageIndex<Row, Value>, equalTo value: Value) throws -> [Row] {
-        try self.index(index).keys(equalTo: value).compactMap { record(for: $0).flatMap(index.table.unwrap) }
+        let table = self.table(index.kind)
+        var rows: [Row] = []
+        try self.index(index).forEachKey(equalTo: value, count: { rows.reserveCapacity($0) }) { key in
+            if let record = table[key], let row = index.table.unwrap(record) { rows.append(row) }
+        }
+        return rows
     }
 
     /// How many rows with the index value `value` pass `filter`.

@@ -37,11 +37,16 @@ package struct LocalDatabase: Sendable {
         postText = indexingPostText ? LocalPostTextIndex() : nil
     }
 
+    /// An empty database built once, for a value that must hold some database but is never read: a finished
+    /// transaction's. Building an empty database makes every declared index and listing, which costs more than the
+    /// rest of a small write; copying this one retains its storage.
+    package static let placeholder = LocalDatabase()
+
     /// A text index of this database's posts, built on every core at once: O(the posts' text), meant to run on a
     /// snapshot while the writer goes on.
     package func makePostTextIndex() -> LocalPostTextIndex {
         var index = LocalPostTextIndex()
-        index.insert(contentsOf: tables[LocalSchema.tablePosition[.post]!].values.compactMap {
+        index.insert(contentsOf: tables[LocalSchema.tablePosition(.post)].values.compactMap {
             if case .post(let post) = $0 { post } else { nil }
         })
         return index
@@ -72,7 +77,7 @@ package struct LocalDatabase: Sendable {
 
     /// How many rows of one kind the database holds.
     package func rowCount(of kind: RecordKind) -> Int {
-        tables[LocalSchema.tablePosition[kind]!].count
+        tables[LocalSchema.tablePosition(kind)].count
     }
 
     /// Every row, in a stable order (by kind as in ``LocalRecordOrder/kinds``, then by key), for snapshots and
@@ -83,7 +88,7 @@ package struct LocalDatabase: Sendable {
         for kind in LocalRecordOrder.kinds {
             var rows: [(key: RecordKey, record: StoreRecord)] = []
             rows.reserveCapacity(rowCount(of: kind))
-            tables[LocalSchema.tablePosition[kind]!].forEach { rows.append(($0, $1)) }
+            tables[LocalSchema.tablePosition(kind)].forEach { rows.append(($0, $1)) }
             rows.sort { LocalRecordOrder.areInIncreasingOrder($0.key, $1.key) }
             records += rows.map(\.record)
         }
@@ -91,8 +96,13 @@ package struct LocalDatabase: Sendable {
     }
 
     /// The row with a key, if any.
+    /// The rows of one kind, by key: for reads that look up many rows of the same table.
+    func table(_ kind: RecordKind) -> ShardedMap<RecordKey, StoreRecord> {
+        tables[LocalSchema.tablePosition(kind)]
+    }
+
     package func record(for key: RecordKey) -> StoreRecord? {
-        tables[LocalSchema.tablePosition[key.kind]!][key]
+        tables[LocalSchema.tablePosition(key.kind)][key]
     }
 
     /// Inserts or replaces a row, keeping every index in step.
@@ -156,7 +166,7 @@ package struct LocalDatabase: Sendable {
 
     /// Puts a row in its table, the indices and the listings (the text index is the caller's).
     private mutating func index(_ record: StoreRecord, deferring: Bool) {
-        let table = LocalSchema.tablePosition[record.kind]!
+        let table = LocalSchema.tablePosition(record.kind)
         tables[table].updateValue(record, forKey: record.key)
         for position in LocalSchema.indicesOfTable[table] { indices[position].insert(record) }
         for position in LocalSchema.listingsOfTable[table] { listings[position].insert(record, deferring: deferring) }
@@ -165,7 +175,7 @@ package struct LocalDatabase: Sendable {
     /// Takes a row out of the table, the indices and the listings (the text index is the caller's: a replaced post
     /// keeps its place in it).
     private mutating func unindex(_ record: StoreRecord) {
-        let table = LocalSchema.tablePosition[record.kind]!
+        let table = LocalSchema.tablePosition(record.kind)
         tables[table].updateValue(nil, forKey: record.key)
         for position in LocalSchema.indicesOfTable[table] { indices[position].remove(record) }
         for position in LocalSchema.listingsOfTable[table] { listings[position].remove(record) }

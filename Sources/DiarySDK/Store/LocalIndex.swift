@@ -61,6 +61,14 @@ package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndex
         keys[value]?.elements ?? []
     }
 
+    /// Calls `body` with the key of each row filed under `value`, in no particular order, and says how many there
+    /// are first (`body` is not called when there are none).
+    package func forEachKey(equalTo value: Value, count: (Int) -> Void, _ body: (RecordKey) throws -> Void) rethrows {
+        guard let set = keys[value] else { return }
+        count(set.count)
+        try set.forEach(body)
+    }
+
     /// How many rows are filed under `value` and pass `filter` (every row, if the index has no author).
     /// - Complexity: O(number of hidden authors in `filter`).
     package func count(equalTo value: Value, where filter: RowFilter) -> Int {

@@ -3,10 +3,30 @@ import Foundation
 /// Where ``LocalDatabase`` keeps each table, index and listing: positions derived once from ``StorageSchema``, so
 /// a declaration added there is kept here with no other edit.
 package enum LocalSchema {
-    /// Each kind's table position.
-    static let tablePosition: [RecordKind: Int] = Dictionary(
-        uniqueKeysWithValues: RecordKind.allCases.enumerated().map { ($1, $0) }
-    )
+    /// Each kind's table position: its place in `RecordKind.allCases`, by a switch rather than a dictionary, since
+    /// every row read asks for it and `RecordKind` hashes as its raw `String` (`LocalSchemaTests` checks the order).
+    @inline(__always)
+    static func tablePosition(_ kind: RecordKind) -> Int {
+        switch kind {
+        case .user: 0
+        case .credential: 1
+        case .session: 2
+        case .device: 3
+        case .diary: 4
+        case .book: 5
+        case .membership: 6
+        case .comment: 7
+        case .post: 8
+        case .like: 9
+        case .follow: 10
+        case .block: 11
+        case .report: 12
+        case .notification: 13
+        case .blog: 14
+        case .attachment: 15
+        case .anonymousBlock: 16
+        }
+    }
 
     /// Each index's position in ``StorageSchema/allIndices``, by name.
     static let indexPosition: [String: Int] = Dictionary(

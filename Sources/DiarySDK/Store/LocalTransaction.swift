@@ -34,7 +34,7 @@ package final class LocalTransaction: StorageTransaction {
     /// the store's copy of the database is the only one and its next write copies nothing.
     package func finish() -> (database: LocalDatabase, mutations: [StoreMutation], removedBlobs: [Attachment.ID]) {
         state.withLock { state in
-            var taken = State(database: LocalDatabase())
+            var taken = State(database: LocalDatabase.placeholder)
             swap(&taken, &state)
             return (taken.database, taken.mutations, taken.removedBlobs)
         }

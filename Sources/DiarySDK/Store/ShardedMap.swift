@@ -8,6 +8,9 @@ import Foundation
 /// table. Here a write to a shared map copies the shard array (``shardCount`` references) and the one shard the key
 /// falls in, about `count / shardCount` entries; the other shards stay shared between the copies.
 ///
+/// A map that has never held a key allocates no shards: a database declares some forty indices and listings, and most
+/// of them stay empty in a small store, where making 256 shards for each was most of the cost of opening it.
+///
 /// - Complexity: Lookups, inserts and removals are O(1) on average. A mutation of a map whose storage is shared with
 ///   another copy additionally copies O(``shardCount`` + `count / shardCount`) entries.
 package struct ShardedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
@@ -24,14 +27,13 @@ package struct ShardedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
-    private var shards: [Shard]
+    /// The shards, or none until the first key is stored.
+    private var shards: [Shard] = []
     /// How many keys the map holds.
     package private(set) var count = 0
 
-    /// An empty map.
-    package init() {
-        shards = (0..<Self.shardCount).map { _ in Shard([:]) }
-    }
+    /// An empty map, which allocates nothing until a key is stored.
+    package init() {}
 
     /// Whether the map holds no key.
     package var isEmpty: Bool { count == 0 }
@@ -43,19 +45,21 @@ package struct ShardedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Shard `index`, copied first if another copy of the map shares it.
     private mutating func mutableShard(_ index: Int) -> Shard {
+        if shards.isEmpty { shards = (0..<Self.shardCount).map { _ in Shard([:]) } }
         if !isKnownUniquelyReferenced(&shards[index]) { shards[index] = Shard(shards[index].entries) }
         return shards[index]
     }
 
     /// The value for a key, if any.
     package subscript(key: Key) -> Value? {
-        shards[Self.shard(of: key)].entries[key]
+        shards.isEmpty ? nil : shards[Self.shard(of: key)].entries[key]
     }
 
     /// Sets or removes the value for a key.
     /// - Returns: The value it replaced.
     @discardableResult
     package mutating func updateValue(_ value: Value?, forKey key: Key) -> Value? {
+        if value == nil && shards.isEmpty { return nil }
         let shard = mutableShard(Self.shard(of: key))
         let old: Value?
         if let value {
@@ -109,6 +113,8 @@ package struct ShardedMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// How many shards this map shares with `other` (the same storage, not equal contents): for tests that check a
     /// copy-on-write copied only the shard it had to.
     package func sharedShardCount(with other: ShardedMap) -> Int {
-        zip(shards, other.shards).filter { $0 === $1 }.count
+        // Two maps that never held a key share everything there is: nothing was copied.
+        if shards.isEmpty && other.shards.isEmpty { return Self.shardCount }
+        return zip(shards, other.shards).filter { $0 === $1 }.count
     }
 }

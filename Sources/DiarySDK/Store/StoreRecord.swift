@@ -192,7 +192,7 @@ public struct NotificationRecord: Hashable, Sendable {
 /// `{"diary": {...}}`) and ``encodeRow(with:)`` go through the persisted row types in `Persisted/`, whose explicit
 /// keys and ``PersistedLayout`` fix the format; docs/FileStoreFormat.md documents it.
 @_spi(Storage)
-public enum StoreRecord: Hashable, Sendable {
+public indirect enum StoreRecord: Hashable, Sendable {
     case user(User)
     case credential(CredentialRecord)
     case session(SessionRecord)
