@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the SDK's own (core, in-memory, file store with crash tests, HTTP against the reference server,
-# feeds, then a one-minute fuzz run of the feed parser), the reference server's unit tests, a check of the HTTP
+# feeds, then a one-minute fuzz run of the feed parser), the reference server's unit tests and its PostgreSQL store
+# on a throwaway PostgreSQL 15 (started and stopped here), a check of the HTTP
 # conformance run against docs/openapi.yaml, and the example programs' (the diary CLI, its demo, the examples, an
 # app's view-model tests).
 # Builds what the tests need first: the reference server and the examples; the benchmarks are only built.
@@ -15,7 +16,16 @@ export DIARY_SERVER_BIN
 echo "==> Building the benchmarks (run them as docs/PERFORMANCE.md says)"
 swift build --package-path Benchmarks
 
-echo "==> Running the reference server's own tests"
+# The reference server's PostgreSQL store is tested on a real PostgreSQL 15: a throwaway cluster on 127.0.0.1
+# (scripts/postgres.sh; installed from Debian's packages when missing and run as root), unless
+# DIARY_TEST_DATABASE_URL already names one. Under CI=true its tests fail rather than skip without it.
+if [ -z "${DIARY_TEST_DATABASE_URL:-}" ]; then
+  echo "==> Starting a throwaway PostgreSQL 15 on 127.0.0.1 (scripts/postgres.sh)"
+  eval "$(scripts/postgres.sh start)"
+  trap 'scripts/postgres.sh stop' EXIT
+fi
+
+echo "==> Running the reference server's own tests (with the PostgreSQL store's conformance and concurrency tests)"
 swift test --package-path Examples/DiaryServer
 
 echo "==> Running the SDK tests (the HTTP conformance run is recorded for the contract check)"
