@@ -31,9 +31,10 @@ struct WriterQueueTests {
     }
 
     /// Waits until `condition` holds, yielding meanwhile; the bound is for a loaded machine running the whole suite
-    /// (18 s was seen for one step there), and only turns a queue that would hang into a failure.
+    /// (the cooperative pool has two threads here, and 70 s was seen for one test), and only turns a queue that would
+    /// hang into a failure.
     private func eventually(_ condition: () -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(60)
+        let deadline = Date().addingTimeInterval(300)
         while !condition() {
             guard Date() < deadline else { throw CancellationError() }
             try await Task.sleep(nanoseconds: 1_000_000)
