@@ -1,0 +1,57 @@
+@_spi(Storage) import DiaryPostgres
+@_spi(Storage) import DiarySDK
+import Foundation
+import Logging
+
+/// A world on any ``DiaryStorage`` the server holds itself, such as PostgreSQL: the SDK's engine over the storage,
+/// with the same clock, time zone and engine configuration the local backends pass.
+final class DatabaseBackend: StorageBackend {
+    let storage: any DiaryStorage
+    let environment: DiaryEnvironment
+    let configuration: DiaryEngine.Configuration
+    private let ready: @Sendable () async throws -> Void
+    private let closing: @Sendable (Bool) async -> Void
+
+    init(
+        storage: any DiaryStorage, environment: DiaryEnvironment, configuration: DiaryEngine.Configuration,
+        ready: @escaping @Sendable () async throws -> Void, close: @escaping @Sendable (Bool) async -> Void
+    ) {
+        self.storage = storage
+        self.environment = environment
+        self.configuration = configuration
+        self.ready = ready
+        self.closing = close
+    }
+
+    func engine(actingAs userID: User.ID?) -> DiaryEngine {
+        DiaryEngine(storage: storage, environment: environment, configuration: configuration, actingAs: userID)
+    }
+
+    func checkReady() async throws {
+        try await ready()
+    }
+
+    func close(deletingData: Bool) async {
+        await closing(deletingData)
+    }
+
+    /// A world on PostgreSQL: connects, creates or upgrades the schema, and answers `/ready` with a read through
+    /// the store (a transaction on a pooled connection).
+    static func postgres(
+        url: String, schema: String, maximumConnections: Int, environment: DiaryEnvironment,
+        configuration: DiaryEngine.Configuration
+    ) async throws -> DatabaseBackend {
+        var storeConfiguration = try PostgresDiaryStorage.Configuration(url: url, schema: schema)
+        storeConfiguration.client.options.maximumConnections = maximumConnections
+        var logger = Logger(label: "diary.postgres")
+        logger.logLevel = .warning
+        let storage = try await PostgresDiaryStorage.connect(configuration: storeConfiguration, logger: logger)
+        return DatabaseBackend(
+            storage: storage, environment: environment, configuration: configuration,
+            ready: { try await storage.read("server.ready") { _ in () } },
+            close: { deletingData in
+                if deletingData { try? await storage.dropSchema() }
+                await storage.shutdown()
+            })
+    }
+}
