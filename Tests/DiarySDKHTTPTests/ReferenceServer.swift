@@ -45,7 +45,11 @@ final class ReferenceServer: @unchecked Sendable {
 
     /// Starts a server. Its request log goes to a temporary file, which
     /// is also where the port it picked is read from.
-    static func start(extraArguments: [String]) async throws -> ReferenceServer {
+    /// - Parameters:
+    ///   - extraArguments: Flags after the usual ones.
+    ///   - environment: Variables added to this process's environment; with `DIARY_DATABASE_URL` the server runs on
+    ///     PostgreSQL and gets no `--data-dir`.
+    static func start(extraArguments: [String], environment: [String: String] = [:]) async throws -> ReferenceServer {
         let binary = try locateBinary()
         let name = "diary-server-\(UUID().uuidString)"
         let logURL = FileManager.default.temporaryDirectory.appendingPathComponent(name + ".log")
@@ -53,10 +57,13 @@ final class ReferenceServer: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let process = Process()
         process.executableURL = binary
-        process.arguments = [
-            "--hostname", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path, "--test-mode", "--exit-on-stdin-close",
-            "--jwt-secret", jwtSecret,
+        let storageArguments = environment["DIARY_DATABASE_URL"] == nil ? ["--data-dir", dataDirectory.path] : []
+        process.arguments = ["--hostname", "127.0.0.1", "--port", "0"] + storageArguments + [
+            "--test-mode", "--exit-on-stdin-close", "--jwt-secret", jwtSecret,
         ] + extraArguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: logURL)
@@ -80,6 +87,11 @@ final class ReferenceServer: @unchecked Sendable {
         }
         process.terminate()
         throw ServerError("the server did not start listening within 60 s")
+    }
+
+    /// Stops the server now (a test that starts servers of its own).
+    func stop() {
+        if process.isRunning { process.terminate() }
     }
 
     /// The signing secret the test servers use, so tests can mint expired tokens.

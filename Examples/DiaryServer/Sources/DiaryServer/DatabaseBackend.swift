@@ -39,12 +39,12 @@ final class DatabaseBackend: StorageBackend {
     /// the store (a transaction on a pooled connection).
     static func postgres(
         url: String, schema: String, maximumConnections: Int, environment: DiaryEnvironment,
-        configuration: DiaryEngine.Configuration
+        configuration: DiaryEngine.Configuration, logLevel: Logger.Level = .warning
     ) async throws -> DatabaseBackend {
         var storeConfiguration = try PostgresDiaryStorage.Configuration(url: url, schema: schema)
         storeConfiguration.client.options.maximumConnections = maximumConnections
         var logger = Logger(label: "diary.postgres")
-        logger.logLevel = .warning
+        logger.logLevel = logLevel
         let storage = try await PostgresDiaryStorage.connect(configuration: storeConfiguration, logger: logger)
         return DatabaseBackend(
             storage: storage, environment: environment, configuration: configuration,

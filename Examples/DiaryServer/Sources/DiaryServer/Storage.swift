@@ -19,7 +19,9 @@ func makeStorage(
             url: url, schema: isMain ? options.databaseSchema : testWorldSchema(world),
             // Test worlds are many and short-lived: a small pool each keeps a test run under max_connections.
             maximumConnections: isMain ? options.databaseMaxConnections : 2,
-            environment: DiaryEnvironment(clock: dataClock, defaultTimeZone: utc), configuration: engine)
+            environment: DiaryEnvironment(clock: dataClock, defaultTimeZone: utc), configuration: engine,
+            // A test world's change feed may poll once more after its schema is dropped: not worth a warning.
+            logLevel: isMain ? .warning : .critical)
     }
     guard let root = options.dataDirectory, !options.inMemory else {
         return InMemoryBackend(configuration: .init(clock: dataClock, defaultTimeZone: utc, engine: engine))
