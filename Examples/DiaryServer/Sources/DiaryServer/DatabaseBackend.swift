@@ -9,17 +9,15 @@ final class DatabaseBackend: StorageBackend {
     let storage: any DiaryStorage
     let environment: DiaryEnvironment
     let configuration: DiaryEngine.Configuration
-    private let ready: @Sendable () async throws -> Void
     private let closing: @Sendable (Bool) async -> Void
 
     init(
         storage: any DiaryStorage, environment: DiaryEnvironment, configuration: DiaryEngine.Configuration,
-        ready: @escaping @Sendable () async throws -> Void, close: @escaping @Sendable (Bool) async -> Void
+        close: @escaping @Sendable (Bool) async -> Void
     ) {
         self.storage = storage
         self.environment = environment
         self.configuration = configuration
-        self.ready = ready
         self.closing = close
     }
 
@@ -27,16 +25,18 @@ final class DatabaseBackend: StorageBackend {
         DiaryEngine(storage: storage, environment: environment, configuration: configuration, actingAs: userID)
     }
 
+    /// Reads one row by key (a user no one has): the database answers and the schema's tables exist.
     func checkReady() async throws {
-        try await ready()
+        _ = try await storage.read("server.ready") { reader in
+            try await reader.record(.user(User.ID(rawValue: UUID(uuidString: "00000000-0000-0000-0000-000000000000")!)))
+        }
     }
 
     func close(deletingData: Bool) async {
         await closing(deletingData)
     }
 
-    /// A world on PostgreSQL: connects, creates or upgrades the schema, and answers `/ready` with a read through
-    /// the store (a transaction on a pooled connection).
+    /// A world on PostgreSQL: connects, and creates or upgrades the schema, before it answers anything.
     static func postgres(
         url: String, schema: String, maximumConnections: Int, environment: DiaryEnvironment,
         configuration: DiaryEngine.Configuration, logLevel: Logger.Level = .warning
@@ -48,7 +48,6 @@ final class DatabaseBackend: StorageBackend {
         let storage = try await PostgresDiaryStorage.connect(configuration: storeConfiguration, logger: logger)
         return DatabaseBackend(
             storage: storage, environment: environment, configuration: configuration,
-            ready: { try await storage.read("server.ready") { _ in () } },
             close: { deletingData in
                 if deletingData { try? await storage.dropSchema() }
                 await storage.shutdown()

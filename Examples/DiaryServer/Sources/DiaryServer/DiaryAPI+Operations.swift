@@ -14,14 +14,20 @@ extension DiaryAPI {
             try .ok(ProbeStatus(status: "ok"))
         }
         route(router, .get, "/ready", auth: false) { call in
-            do {
-                try await call.world.backend.checkReady()
-            } catch {
-                let code = (error as? DiaryError)?.code.rawValue ?? "unknown"
-                writeLogLine("not ready: the storage did not answer a read (\(code))")
-                throw DiaryError(.unavailable, "the storage does not answer", retryAfter: 1)
-            }
-            return try .ok(ProbeStatus(status: "ready"))
+            try await Self.readiness(of: call.world.backend)
         }
+    }
+
+    /// `GET /ready`: 200 when the storage answers a read.
+    /// - Throws: ``DiaryError/Code/unavailable`` (503) when it does not; the cause goes to the log only.
+    static func readiness(of backend: any StorageBackend) async throws -> Reply {
+        do {
+            try await backend.checkReady()
+        } catch {
+            let code = (error as? DiaryError)?.code.rawValue ?? "unknown"
+            writeLogLine("not ready: the storage did not answer a read (\(code))")
+            throw DiaryError(.unavailable, "the storage does not answer", retryAfter: 1)
+        }
+        return try .ok(ProbeStatus(status: "ready"))
     }
 }
