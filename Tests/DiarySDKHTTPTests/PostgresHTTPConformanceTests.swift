@@ -33,7 +33,14 @@ enum PostgresReferenceServer {
         try await starting.value
     }
 
-    private static let starting = Task { try await start(extraArguments: ["--auth-rate-limit", "100"]) }
+    private static let starting = Task { try await start(extraArguments: ["--auth-rate-limit", "100"] + contractLogArguments) }
+
+    /// `--contract-log DIARY_CONTRACT_LOG.postgres` when `DIARY_CONTRACT_LOG` is set: a file of its own (two processes
+    /// do not append to one file), which scripts/test.sh validates against docs/openapi.yaml too.
+    private static var contractLogArguments: [String] {
+        guard let path = ProcessInfo.processInfo.environment["DIARY_CONTRACT_LOG"], !path.isEmpty else { return [] }
+        return ["--contract-log", path + ".postgres"]
+    }
 
     /// Test worlds open at once: each holds up to two connections on the server, and Swift Testing starts every
     /// check at once, so this keeps the run under the test cluster's `max_connections`.
@@ -71,7 +78,7 @@ struct PostgresHTTPHarness: ConformanceHarness {
         let server = try await PostgresReferenceServer.shared()
         await PostgresReferenceServer.worlds.acquire()
         do {
-            return PostgresHTTPWorld(world: HTTPWorld(control: try await TestClient(baseURL: server.baseURL).newWorld()))
+            return PostgresHTTPWorld(world: HTTPWorld(control: try await TestClient(baseURL: server.baseURL).newWorld(recorded: true)))
         } catch {
             await PostgresReferenceServer.worlds.release()
             throw error

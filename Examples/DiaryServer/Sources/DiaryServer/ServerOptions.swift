@@ -117,6 +117,9 @@ struct ServerOptions: Sendable {
             guard !options.inMemory else {
                 throw OptionsError(message: "--in-memory and DIARY_DATABASE_URL exclude each other\n\(usage)")
             }
+            if options.dataDirectory != nil {
+                options.warnings.append("--data-dir / DIARY_DATA_DIR is unused: DIARY_DATABASE_URL is set")
+            }
             // The URL is checked here so a bad one stops the server before it listens; the error never repeats it.
             do {
                 _ = try options.databaseEndpoint()

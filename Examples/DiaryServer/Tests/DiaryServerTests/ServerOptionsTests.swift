@@ -71,6 +71,12 @@ struct ServerOptionsTests {
         }
     }
 
+    @Test func aDataDirectoryBesideADatabaseIsUnusedAndSaidSo() throws {
+        let options = try ServerOptions.parse(["--data-dir", "/tmp/diary-data"], environment: ["DIARY_DATABASE_URL": Self.url])
+        #expect(options.storageDescription.hasPrefix("PostgreSQL"))
+        #expect(options.warnings.contains { $0.contains("--data-dir") })
+    }
+
     @Test func inMemoryAndADatabaseExcludeEachOther() {
         #expect(throws: OptionsError.self) {
             try ServerOptions.parse(["--in-memory"], environment: ["DIARY_DATABASE_URL": Self.url])
