@@ -13,10 +13,13 @@ import FoundationNetworking
 /// outlives the tests.
 final class ReferenceServer: @unchecked Sendable {
     let baseURL: URL
+    /// Where the server's standard output (its start-up lines and request log) goes.
+    let logURL: URL
     private let process: Process
 
-    private init(baseURL: URL, process: Process) {
+    private init(baseURL: URL, logURL: URL, process: Process) {
         self.baseURL = baseURL
+        self.logURL = logURL
         self.process = process
     }
 
@@ -76,7 +79,8 @@ final class ReferenceServer: @unchecked Sendable {
                 let rest = text[range.upperBound...]
                 let digits = rest.prefix { $0.isNumber }
                 if let port = Int(digits), rest.dropFirst(digits.count).first == "\n" {
-                    let server = ReferenceServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, process: process)
+                    let server = ReferenceServer(
+                        baseURL: URL(string: "http://127.0.0.1:\(port)")!, logURL: logURL, process: process)
                     let health = try await TestClient(baseURL: server.baseURL).send("GET", "/health")
                     guard health.status == 200 else { throw ServerError("/health answered \(health.status)") }
                     return server
@@ -99,7 +103,7 @@ final class ReferenceServer: @unchecked Sendable {
 
     private static let keepAlive = Locked<[Pipe]>([])
 
-    private static func locateBinary() throws -> URL {
+    static func locateBinary() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["DIARY_SERVER_BIN"], !path.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: path) else {
                 throw ServerError("DIARY_SERVER_BIN=\(path) is not an executable")
