@@ -36,6 +36,8 @@ swift test
 echo "==> Checking every recorded request and response against docs/openapi.yaml"
 python3 -m pip install -q -r scripts/requirements-contract.txt
 python3 scripts/validate_contract.py docs/openapi.yaml "$DIARY_CONTRACT_LOG"
+# The same run against the server on PostgreSQL, recorded in a file of its own.
+python3 scripts/validate_contract.py docs/openapi.yaml "$DIARY_CONTRACT_LOG.postgres"
 
 # A short coverage-guided run of the feed parser (libFuzzer, Linux toolchains); any crash fails the test command.
 # Longer runs: scripts/fuzz-feeds.sh SECONDS (docs/FEEDS.md, "Fuzzing").

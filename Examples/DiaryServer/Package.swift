@@ -2,7 +2,7 @@
 import PackageDescription
 
 // The reference server for DiarySDK's HTTP backend: it implements docs/openapi.yaml by running the SDK's own engine
-// over the file store, so every rule the server enforces is the rule every other backend enforces.
+// over the file store or PostgreSQL, so every rule the server enforces is the rule every other backend enforces.
 // DiaryPostgres is the SDK's storage contract on PostgreSQL, for servers whose processes share one database.
 let package = Package(
     name: "DiaryServer",
@@ -25,6 +25,9 @@ let package = Package(
                 // Test mode accepts the conformance suite's `test:` identity tokens.
                 .product(name: "DiarySDKConformance", package: "DiarySDK"),
                 .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+                // DIARY_DATABASE_URL runs the server's worlds on PostgreSQL.
+                "DiaryPostgres",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),

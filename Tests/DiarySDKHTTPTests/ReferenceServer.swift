@@ -13,10 +13,13 @@ import FoundationNetworking
 /// outlives the tests.
 final class ReferenceServer: @unchecked Sendable {
     let baseURL: URL
+    /// Where the server's standard output (its start-up lines and request log) goes.
+    let logURL: URL
     private let process: Process
 
-    private init(baseURL: URL, process: Process) {
+    private init(baseURL: URL, logURL: URL, process: Process) {
         self.baseURL = baseURL
+        self.logURL = logURL
         self.process = process
     }
 
@@ -45,7 +48,11 @@ final class ReferenceServer: @unchecked Sendable {
 
     /// Starts a server. Its request log goes to a temporary file, which
     /// is also where the port it picked is read from.
-    static func start(extraArguments: [String]) async throws -> ReferenceServer {
+    /// - Parameters:
+    ///   - extraArguments: Flags after the usual ones.
+    ///   - environment: Variables added to this process's environment; with `DIARY_DATABASE_URL` the server runs on
+    ///     PostgreSQL and gets no `--data-dir`.
+    static func start(extraArguments: [String], environment: [String: String] = [:]) async throws -> ReferenceServer {
         let binary = try locateBinary()
         let name = "diary-server-\(UUID().uuidString)"
         let logURL = FileManager.default.temporaryDirectory.appendingPathComponent(name + ".log")
@@ -53,10 +60,13 @@ final class ReferenceServer: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let process = Process()
         process.executableURL = binary
-        process.arguments = [
-            "--hostname", "127.0.0.1", "--port", "0", "--data-dir", dataDirectory.path, "--test-mode", "--exit-on-stdin-close",
-            "--jwt-secret", jwtSecret,
+        let storageArguments = environment["DIARY_DATABASE_URL"] == nil ? ["--data-dir", dataDirectory.path] : []
+        process.arguments = ["--hostname", "127.0.0.1", "--port", "0"] + storageArguments + [
+            "--test-mode", "--exit-on-stdin-close", "--jwt-secret", jwtSecret,
         ] + extraArguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = try FileHandle(forWritingTo: logURL)
@@ -69,7 +79,8 @@ final class ReferenceServer: @unchecked Sendable {
                 let rest = text[range.upperBound...]
                 let digits = rest.prefix { $0.isNumber }
                 if let port = Int(digits), rest.dropFirst(digits.count).first == "\n" {
-                    let server = ReferenceServer(baseURL: URL(string: "http://127.0.0.1:\(port)")!, process: process)
+                    let server = ReferenceServer(
+                        baseURL: URL(string: "http://127.0.0.1:\(port)")!, logURL: logURL, process: process)
                     let health = try await TestClient(baseURL: server.baseURL).send("GET", "/health")
                     guard health.status == 200 else { throw ServerError("/health answered \(health.status)") }
                     return server
@@ -82,12 +93,17 @@ final class ReferenceServer: @unchecked Sendable {
         throw ServerError("the server did not start listening within 60 s")
     }
 
+    /// Stops the server now (a test that starts servers of its own).
+    func stop() {
+        if process.isRunning { process.terminate() }
+    }
+
     /// The signing secret the test servers use, so tests can mint expired tokens.
     static let jwtSecret = "diary-test-secret-\(UUID().uuidString)"
 
     private static let keepAlive = Locked<[Pipe]>([])
 
-    private static func locateBinary() throws -> URL {
+    static func locateBinary() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["DIARY_SERVER_BIN"], !path.isEmpty {
             guard FileManager.default.isExecutableFile(atPath: path) else {
                 throw ServerError("DIARY_SERVER_BIN=\(path) is not an executable")

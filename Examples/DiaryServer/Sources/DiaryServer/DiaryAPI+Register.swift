@@ -1,8 +1,9 @@
 import Hummingbird
 
 extension DiaryAPI {
-    /// Registers every route of docs/openapi.yaml (and the test routes in test mode).
+    /// Registers every route of docs/openapi.yaml (the probes first) (and the test routes in test mode).
     func registerAll(_ router: Router<DiaryRequestContext>) {
+        registerOperations(router)
         registerAccounts(router)
         registerDiaries(router)
         registerPosts(router)

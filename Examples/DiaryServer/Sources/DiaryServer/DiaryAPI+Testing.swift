@@ -13,10 +13,10 @@ extension DiaryAPI {
         guard options.testMode else { return }
         let registry = self.registry
         route(router, .post, "/v1/_test/worlds", auth: false, body: .empty) { call in
-            try .created(Wrapped(value: try registry.create(recordsContract: call.queryFlag("record")).id))
+            try .created(Wrapped(value: try await registry.create(recordsContract: call.queryFlag("record")).id))
         }
         route(router, .delete, "/v1/_test/worlds/:worldID", auth: false) { call in
-            registry.remove(call.context.parameters.get("worldID") ?? "")
+            await registry.remove(call.context.parameters.get("worldID") ?? "")
             return .noContent
         }
         route(router, .post, "/v1/_test/clock", auth: false) { call in

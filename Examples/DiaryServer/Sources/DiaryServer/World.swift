@@ -44,39 +44,48 @@ struct WorldStats: Codable, Sendable {
 /// The worlds of one server process.
 final class WorldRegistry: Sendable {
     private let worlds = Protected<[String: World]>([:])
-    private let makeBackend: @Sendable (String, ManualClock?) throws -> any StorageBackend
+    private let makeBackend: @Sendable (String, ManualClock?) async throws -> any StorageBackend
     private let signingKey: [UInt8]
     private let options: ServerOptions
     /// The world used when a request names none.
     let main: World
 
     init(options: ServerOptions, signingKey: [UInt8],
-         makeBackend: @escaping @Sendable (String, ManualClock?) throws -> any StorageBackend) throws {
+         makeBackend: @escaping @Sendable (String, ManualClock?) async throws -> any StorageBackend) async throws {
         self.options = options
         self.signingKey = signingKey
         self.makeBackend = makeBackend
         let clock = options.testMode ? ManualClock(Date()) : nil
         main = World(
-            id: "main", backend: try makeBackend("main", clock), manualClock: clock,
+            id: "main", backend: try await makeBackend("main", clock), manualClock: clock,
             tokens: TokenService(key: signingKey, options: options))
     }
 
     /// Creates a new empty world (test mode only), recorded in the contract log when `recordsContract`.
-    func create(recordsContract: Bool = false) throws -> World {
+    func create(recordsContract: Bool = false) async throws -> World {
         let id = UUID().uuidString.lowercased()
         let clock = ManualClock(Date())
         let world = World(
-            id: id, backend: try makeBackend(id, clock), manualClock: clock,
+            id: id, backend: try await makeBackend(id, clock), manualClock: clock,
             tokens: TokenService(key: signingKey, options: options), recordsContract: recordsContract)
         worlds.withLock { $0[id] = world }
         return world
     }
 
-    /// Drops a world, deleting its files.
-    func remove(_ id: String) {
-        guard worlds.withLock({ $0.removeValue(forKey: id) }) != nil, let root = options.dataDirectory, !options.inMemory
-        else { return }
+    /// Drops a world, deleting its files or its database schema.
+    func remove(_ id: String) async {
+        guard let world = worlds.withLock({ $0.removeValue(forKey: id) }) else { return }
+        await world.backend.close(deletingData: true)
+        guard options.databaseURL == nil, let root = options.dataDirectory, !options.inMemory else { return }
         try? FileManager.default.removeItem(at: root.appendingPathComponent("worlds").appendingPathComponent(id))
+    }
+
+    /// Closes every world's storage (the server is stopping); test worlds' data goes too.
+    func closeAll() async {
+        for world in worlds.withLock({ $0.values }) {
+            await world.backend.close(deletingData: true)
+        }
+        await main.backend.close(deletingData: false)
     }
 
     /// The world a request names, or the main one.

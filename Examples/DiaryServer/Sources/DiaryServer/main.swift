@@ -7,15 +7,21 @@ import Hummingbird
 let options: ServerOptions
 do {
     options = try ServerOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch let error as OptionsError where error.isHelp {
+    print(error.message)
+    exit(0)
 } catch {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(2)
+}
+for warning in options.warnings {
+    writeLogLine("warning: \(warning)")
 }
 
 let signingKey: [UInt8] =
     options.jwtSecret.map { Array($0.utf8) } ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) }
 if options.jwtSecret == nil {
-    writeLogLine("no --jwt-secret / DIARY_JWT_SECRET given: using a random key, so tokens end when the server stops")
+    writeLogLine("no DIARY_JWT_SECRET_FILE / DIARY_JWT_SECRET / --jwt-secret given: using a random key, so tokens end when the server stops")
 }
 let verifier: (any IdentityTokenVerifier)? = options.testMode ? ConformanceIdentityTokenVerifier() : nil
 let engineConfiguration = DiaryEngine.Configuration(
@@ -23,8 +29,9 @@ let engineConfiguration = DiaryEngine.Configuration(
 
 let registry: WorldRegistry
 do {
-    registry = try WorldRegistry(options: options, signingKey: signingKey) { name, clock in
-        try makeStorage(options: options, world: name, clock: clock, engine: engineConfiguration)
+    writeLogLine("storage: \(options.storageDescription)")
+    registry = try await WorldRegistry(options: options, signingKey: signingKey) { name, clock in
+        try await makeStorage(options: options, world: name, clock: clock, engine: engineConfiguration)
     }
 } catch {
     FileHandle.standardError.write(Data("cannot open the data: \(error)\n".utf8))
@@ -53,7 +60,6 @@ let api = DiaryAPI(
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
 router.add(middleware: ProblemMiddleware())
-router.get("/health") { _, _ in "ok" }
 api.registerAll(router)
 
 let app = Application(
@@ -63,3 +69,4 @@ let app = Application(
         writeLogLine("DiaryServer listening on \(options.hostname):\(channel.localAddress?.port ?? options.port)")
     })
 try await app.runService()
+await registry.closeAll()

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+@testable import DiaryServer
+
+/// The server's settings: where the database URL and the signing secret come from, and that neither is ever said.
+@Suite("Server options")
+struct ServerOptionsTests {
+    static let url = "postgres://diary:s3cret-pass@db.internal:6543/diary_prod"
+
+    /// A file holding `text`, deleted when the test ends.
+    final class TemporaryFile {
+        let path: String
+        init(_ text: String) throws {
+            path = FileManager.default.temporaryDirectory.appendingPathComponent("diary-\(UUID().uuidString)").path
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    @Test func theDatabaseURLComesFromTheEnvironmentAndNeedsNoDataDirectory() throws {
+        let options = try ServerOptions.parse([], environment: ["DIARY_DATABASE_URL": Self.url])
+        #expect(options.databaseURL == Self.url)
+        #expect(options.databaseSchema == "public")
+        #expect(options.dataDirectory == nil)
+    }
+
+    @Test func theDatabaseURLComesFromAFileWithoutItsLineBreak() throws {
+        let file = try TemporaryFile(Self.url + "\n")
+        let options = try ServerOptions.parse(
+            [], environment: ["DIARY_DATABASE_URL_FILE": file.path, "DIARY_DATABASE_SCHEMA": "diary_main"])
+        #expect(options.databaseURL == Self.url)
+        #expect(options.databaseSchema == "diary_main")
+    }
+
+    @Test func anUnreadableOrEmptyURLFileIsRefusedWithoutItsContents() throws {
+        #expect(throws: OptionsError.self) {
+            try ServerOptions.parse([], environment: ["DIARY_DATABASE_URL_FILE": "/nonexistent/diary-url"])
+        }
+        let empty = try TemporaryFile("\n")
+        #expect(throws: OptionsError.self) {
+            try ServerOptions.parse([], environment: ["DIARY_DATABASE_URL_FILE": empty.path])
+        }
+    }
+
+    @Test func theDatabaseURLIsNeverAFlag() {
+        #expect(throws: OptionsError.self) {
+            try ServerOptions.parse(["--database-url", Self.url], environment: [:])
+        }
+    }
+
+    @Test func aMalformedDatabaseURLIsRefusedWithoutRepeatingIt() {
+        let bad = "mysql://diary:s3cret-pass@db.internal/diary"
+        do {
+            _ = try ServerOptions.parse([], environment: ["DIARY_DATABASE_URL": bad])
+            Issue.record("a mysql:// URL was accepted")
+        } catch {
+            #expect(!"\(error)".contains("s3cret-pass"))
+            #expect("\(error)".contains("DIARY_DATABASE_URL"))
+        }
+    }
+
+    @Test func theLogLineAndDescriptionNameHostPortAndDatabaseButNeverTheURL() throws {
+        let options = try ServerOptions.parse(
+            [], environment: ["DIARY_DATABASE_URL": Self.url, "DIARY_JWT_SECRET": "jwt-shh"])
+        #expect(options.storageDescription == "PostgreSQL at db.internal:6543, database diary_prod, schema public")
+        for text in [options.storageDescription, "\(options)", String(reflecting: options)] {
+            #expect(!text.contains("s3cret-pass"))
+            #expect(!text.contains("postgres://"))
+            #expect(!text.contains("jwt-shh"))
+        }
+    }
+
+    @Test func aDataDirectoryBesideADatabaseIsUnusedAndSaidSo() throws {
+        let options = try ServerOptions.parse(["--data-dir", "/tmp/diary-data"], environment: ["DIARY_DATABASE_URL": Self.url])
+        #expect(options.storageDescription.hasPrefix("PostgreSQL"))
+        #expect(options.warnings.contains { $0.contains("--data-dir") })
+    }
+
+    @Test func inMemoryAndADatabaseExcludeEachOther() {
+        #expect(throws: OptionsError.self) {
+            try ServerOptions.parse(["--in-memory"], environment: ["DIARY_DATABASE_URL": Self.url])
+        }
+    }
+
+    @Test func withoutADatabaseTheFileStoreIsAsBefore() throws {
+        let options = try ServerOptions.parse(["--data-dir", "/tmp/diary-data"], environment: [:])
+        #expect(options.databaseURL == nil)
+        #expect(options.storageDescription == "the file store in /tmp/diary-data")
+        #expect(throws: OptionsError.self) { try ServerOptions.parse([], environment: [:]) }
+    }
+
+    @Test func theSigningSecretComesFromAFile() throws {
+        let file = try TemporaryFile("from-a-file\n")
+        let options = try ServerOptions.parse(
+            ["--in-memory"], environment: ["DIARY_JWT_SECRET_FILE": file.path, "DIARY_JWT_SECRET": "from-env"])
+        #expect(options.jwtSecret == "from-a-file")
+        #expect(options.warnings.isEmpty)
+    }
+
+    @Test func theSecretFlagStillWorksButWarns() throws {
+        let options = try ServerOptions.parse(["--in-memory", "--jwt-secret", "on-the-command-line"], environment: [:])
+        #expect(options.jwtSecret == "on-the-command-line")
+        #expect(options.warnings.count == 1)
+        #expect(options.warnings.allSatisfy { $0.contains("ps") && !$0.contains("on-the-command-line") })
+    }
+
+    @Test func helpIsAHelpRequestThatDocumentsTheVariables() {
+        do {
+            _ = try ServerOptions.parse(["--help"], environment: [:])
+            Issue.record("--help parsed as options")
+        } catch let error as OptionsError {
+            #expect(error.isHelp)
+            for name in ["DIARY_DATABASE_URL", "DIARY_DATABASE_URL_FILE", "DIARY_DATABASE_SCHEMA", "DIARY_JWT_SECRET_FILE"] {
+                #expect(error.message.contains(name))
+            }
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+        #expect((try? ServerOptions.parse(["--bogus"], environment: [:])) == nil)
+    }
+
+    @Test func aTestWorldsSchemaIsALowercaseIdentifier() {
+        let schema = testWorldSchema("0F8E2A4C-1B3D-4E5F-8A9B-0C1D2E3F4A5B")
+        #expect(schema == "w_0f8e2a4c1b3d4e5f8a9b0c1d2e3f4a5b")
+    }
+}
