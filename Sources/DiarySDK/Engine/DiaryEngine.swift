@@ -44,7 +44,7 @@ public final class DiaryEngine: Sendable {
     package let configuration: Configuration
     package let principal: Principal
     /// Writes in flight, so identical ones made at once by the same user are joined (``write(_:joining:body:)``).
-    private let writesInFlight = InFlightCalls<JoinedWrite, any Sendable>()
+    private let writesInFlight = LeadingCalls<JoinedWrite, any Sendable>()
 
     package init(
         store: any DiaryStorage, environment: DiaryEnvironment, configuration: Configuration, principal: Principal
