@@ -4,12 +4,23 @@ import Testing
 
 @testable import DiaryServer
 
-/// The session stores on their own and under ``TokenService``: one behavioural suite run on memory and on the file
-/// store, the file store surviving a reopen and refusing a damaged file, and refresh rotation's grace and reuse
-/// rules.
+/// The session stores on their own and under ``TokenService``: one behavioural suite run on memory, on the file
+/// store and on PostgreSQL (with `DIARY_TEST_DATABASE_URL`; with `CI=true` and no database it fails), the file store
+/// surviving a reopen and refusing a damaged file, and refresh rotation's grace and reuse rules.
 @Suite("Server session stores")
 struct ServerSessionStoreTests {
-    enum Kind: String, CaseIterable, Sendable { case memory, file }
+    enum Kind: String, CaseIterable, Sendable { case memory, file, postgres }
+
+    static let databaseURL = ProcessInfo.processInfo.environment["DIARY_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    /// The stores the suite runs on: PostgreSQL only when there is a database, or CI wants to hear there is none.
+    static let kinds: [Kind] =
+        databaseURL != nil || ProcessInfo.processInfo.environment["CI"] == "true" ? Kind.allCases : [.memory, .file]
+
+    /// A store under test, and what ends it (a PostgreSQL store's schema is dropped).
+    struct Opened: Sendable {
+        let store: any ServerSessionStore
+        let close: @Sendable () async -> Void
+    }
 
     /// A temporary directory, removed when the test ends.
     final class Directory: Sendable {
@@ -18,10 +29,35 @@ struct ServerSessionStoreTests {
         deinit { try? FileManager.default.removeItem(at: url) }
     }
 
-    static func store(_ kind: Kind, _ directory: Directory) throws -> any ServerSessionStore {
+    /// Runs `body` on a new store of a kind, then closes it (whether `body` threw or not).
+    static func withStore(_ kind: Kind, _ directory: Directory, _ body: (Opened) async throws -> Void) async throws {
+        let opened = try await open(kind, directory)
+        do {
+            try await body(opened)
+        } catch {
+            await opened.close()
+            throw error
+        }
+        await opened.close()
+    }
+
+    static func open(_ kind: Kind, _ directory: Directory) async throws -> Opened {
         switch kind {
-        case .memory: InMemoryServerSessionStore()
-        case .file: try FileServerSessionStore(directory: directory.url)
+        case .memory: return Opened(store: InMemoryServerSessionStore(), close: {})
+        case .file: return Opened(store: try FileServerSessionStore(directory: directory.url), close: {})
+        case .postgres:
+            guard let databaseURL else { throw ServerSessionStoreError(code: .io, message: "CI=true but DIARY_TEST_DATABASE_URL is not set") }
+            let schema = "sessions_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+            let backend = try await DatabaseBackend.postgres(
+                url: databaseURL, schema: schema, maximumConnections: 4,
+                environment: DiaryEnvironment(clock: SystemClock(), defaultTimeZone: TimeZone(identifier: "UTC")!),
+                configuration: DiaryEngine.Configuration(), logLevel: .critical)
+            do {
+                return Opened(store: try await backend.makeSessionStore(), close: { await backend.close(deletingData: true) })
+            } catch {
+                await backend.close(deletingData: true)
+                throw error
+            }
         }
     }
 
@@ -32,38 +68,41 @@ struct ServerSessionStoreTests {
     static let key = Array("a test signing key of 32 bytes...".utf8)
     static func user() -> User.ID { User.ID(rawValue: UUID()) }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: kinds)
     func createReadUpdateAndRemove(_ kind: Kind) async throws {
         let directory = try Directory()
-        let store = try Self.store(kind, directory)
-        let alice = Self.user(), bob = Self.user()
-        try await store.create(ServerSession(userID: alice, refreshJTI: "r1"), id: "a1")
-        try await store.create(ServerSession(userID: alice, refreshJTI: "r2"), id: "a2")
-        try await store.create(ServerSession(userID: bob, refreshJTI: "r3"), id: "b1")
-        #expect(try await store.session("a1")?.refreshJTI == "r1")
-        #expect(try await store.session("none") == nil)
+        try await Self.withStore(kind, directory) { opened in
+            let store = opened.store
+            #expect(store is PostgresServerSessionStore == (kind == .postgres))
+            let alice = Self.user(), bob = Self.user()
+            try await store.create(ServerSession(userID: alice, refreshJTI: "r1"), id: "a1")
+            try await store.create(ServerSession(userID: alice, refreshJTI: "r2"), id: "a2")
+            try await store.create(ServerSession(userID: bob, refreshJTI: "r3"), id: "b1")
+            #expect(try await store.session("a1")?.refreshJTI == "r1")
+            #expect(try await store.session("none") == nil)
 
-        let old = try await store.update("a1") { session -> (ServerSessionChange, String?) in
-            guard var session else { return (.keep, nil) }
-            session.refreshJTI = "r1b"
-            return (.save(session), "r1")
+            let old = try await store.update("a1") { session -> (ServerSessionChange, String?) in
+                guard var session else { return (.keep, nil) }
+                session.refreshJTI = "r1b"
+                return (.save(session), "r1")
+            }
+            #expect(old == "r1")
+            #expect(try await store.session("a1")?.refreshJTI == "r1b")
+            let missing = try await store.update("none") { session in (.keep, session == nil) }
+            #expect(missing)
+            #expect(try await store.session("none") == nil)
+
+            try await store.updateAll { $0.expiredAccessJTIs.insert("x") }
+            #expect(try await store.session("b1")?.expiredAccessJTIs == ["x"])
+
+            try await store.remove("a2")
+            #expect(try await store.session("a2") == nil)
+            try await store.removeAll(of: alice)
+            #expect(try await store.session("a1") == nil)
+            #expect(try await store.session("b1") != nil)
+            _ = try await store.update("b1") { _ in (ServerSessionChange.remove, ()) }
+            #expect(try await store.session("b1") == nil)
         }
-        #expect(old == "r1")
-        #expect(try await store.session("a1")?.refreshJTI == "r1b")
-        let missing = try await store.update("none") { session in (.keep, session == nil) }
-        #expect(missing)
-        #expect(try await store.session("none") == nil)
-
-        try await store.updateAll { $0.expiredAccessJTIs.insert("x") }
-        #expect(try await store.session("b1")?.expiredAccessJTIs == ["x"])
-
-        try await store.remove("a2")
-        #expect(try await store.session("a2") == nil)
-        try await store.removeAll(of: alice)
-        #expect(try await store.session("a1") == nil)
-        #expect(try await store.session("b1") != nil)
-        _ = try await store.update("b1") { _ in (ServerSessionChange.remove, ()) }
-        #expect(try await store.session("b1") == nil)
     }
 
     @Test func theFileStoreKeepsSessionsAcrossAReopen() async throws {
@@ -103,56 +142,64 @@ struct ServerSessionStoreTests {
         }
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: kinds)
     func refreshReplaysWithinTheGracePeriodAndEndsTheSessionOnReuse(_ kind: Kind) async throws {
         let directory = try Directory()
-        let tokens = TokenService(key: Self.key, options: try Self.options(), sessions: try Self.store(kind, directory))
-        let userID = Self.user()
-        let first = try await tokens.issue(for: userID)
-        let second = try await tokens.refresh(first.refreshToken)
-        #expect(second.refreshToken != first.refreshToken)
-        // The token just rotated away answers the same pair again (a lost answer), and the session goes on.
-        #expect(try await tokens.refresh(first.refreshToken) == second)
-        #expect(try await tokens.verifyAccess(second.accessToken).userID == userID)
-        // Once the new token is used, the one before it is reuse: the session ends.
-        let third = try await tokens.refresh(second.refreshToken)
-        await #expect(throws: DiaryError.self) { try await tokens.refresh(first.refreshToken) }
-        await #expect(throws: DiaryError.self) { try await tokens.verifyAccess(third.accessToken) }
-        await #expect(throws: DiaryError.self) { try await tokens.refresh(third.refreshToken) }
+        try await Self.withStore(kind, directory) { opened in
+            let tokens = TokenService(key: Self.key, options: try Self.options(), sessions: opened.store)
+            let userID = Self.user()
+            let first = try await tokens.issue(for: userID)
+            let second = try await tokens.refresh(first.refreshToken)
+            #expect(second.refreshToken != first.refreshToken)
+            // The token just rotated away answers the same pair again (a lost answer), and the session goes on.
+            #expect(try await tokens.refresh(first.refreshToken) == second)
+            #expect(try await tokens.verifyAccess(second.accessToken).userID == userID)
+            // Once the new token is used, the one before it is reuse: the session ends.
+            let third = try await tokens.refresh(second.refreshToken)
+            await #expect(throws: DiaryError.self) { try await tokens.refresh(first.refreshToken) }
+            await #expect(throws: DiaryError.self) { try await tokens.verifyAccess(third.accessToken) }
+            await #expect(throws: DiaryError.self) { try await tokens.refresh(third.refreshToken) }
+        }
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: kinds)
     func afterTheGracePeriodThePreviousRefreshTokenIsReuse(_ kind: Kind) async throws {
         let directory = try Directory()
-        let tokens = TokenService(key: Self.key, options: try Self.options(grace: 0), sessions: try Self.store(kind, directory))
-        let first = try await tokens.issue(for: Self.user())
-        let second = try await tokens.refresh(first.refreshToken)
-        try await Task.sleep(nanoseconds: 20_000_000)
-        await #expect(throws: DiaryError.self) { try await tokens.refresh(first.refreshToken) }
-        await #expect(throws: DiaryError.self) { try await tokens.verifyAccess(second.accessToken) }
+        try await Self.withStore(kind, directory) { opened in
+            let tokens = TokenService(key: Self.key, options: try Self.options(grace: 0), sessions: opened.store)
+            let first = try await tokens.issue(for: Self.user())
+            let second = try await tokens.refresh(first.refreshToken)
+            try await Task.sleep(nanoseconds: 20_000_000)
+            await #expect(throws: DiaryError.self) { try await tokens.refresh(first.refreshToken) }
+            await #expect(throws: DiaryError.self) { try await tokens.verifyAccess(second.accessToken) }
+        }
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: kinds)
     func concurrentRefreshesWithOneTokenRotateOnce(_ kind: Kind) async throws {
         let directory = try Directory()
-        let tokens = TokenService(key: Self.key, options: try Self.options(), sessions: try Self.store(kind, directory))
-        let first = try await tokens.issue(for: Self.user())
-        let pairs = try await withThrowingTaskGroup(of: TokenService.Pair.self) { group in
-            for _ in 0..<8 { group.addTask { try await tokens.refresh(first.refreshToken) } }
-            return try await group.reduce(into: [TokenService.Pair]()) { $0.append($1) }
+        try await Self.withStore(kind, directory) { opened in
+            let tokens = TokenService(key: Self.key, options: try Self.options(), sessions: opened.store)
+            let first = try await tokens.issue(for: Self.user())
+            let pairs = try await withThrowingTaskGroup(of: TokenService.Pair.self) { group in
+                for _ in 0..<8 { group.addTask { try await tokens.refresh(first.refreshToken) } }
+                return try await group.reduce(into: [TokenService.Pair]()) { $0.append($1) }
+            }
+            #expect(Set(pairs.map(\.refreshToken)).count == 1)
+            #expect(try await tokens.verifyAccess(pairs[0].accessToken).sid.isEmpty == false)
         }
-        #expect(Set(pairs.map(\.refreshToken)).count == 1)
-        #expect(try await tokens.verifyAccess(pairs[0].accessToken).sid.isEmpty == false)
     }
 
-    @Test(arguments: Kind.allCases)
+    @Test(arguments: kinds)
     func expiringAccessTokensRefusesTheCurrentOneButNotItsSuccessor(_ kind: Kind) async throws {
         let directory = try Directory()
-        let tokens = TokenService(key: Self.key, options: try Self.options(), sessions: try Self.store(kind, directory))
-        let first = try await tokens.issue(for: Self.user())
-        try await tokens.expireAccessTokens()
-        await #expect(throws: TokenService.expiredAccess) { try await tokens.verifyAccess(first.accessToken) }
-        let second = try await tokens.refresh(first.refreshToken)
-        _ = try await tokens.verifyAccess(second.accessToken)
+        try await Self.withStore(kind, directory) { opened in
+            let tokens = TokenService(key: Self.key, options: try Self.options(), sessions: opened.store)
+            let first = try await tokens.issue(for: Self.user())
+            try await tokens.expireAccessTokens()
+            await #expect(throws: TokenService.expiredAccess) { try await tokens.verifyAccess(first.accessToken) }
+            let second = try await tokens.refresh(first.refreshToken)
+            _ = try await tokens.verifyAccess(second.accessToken)
+        }
     }
 }
