@@ -136,7 +136,7 @@ struct PostgresSharedDatabaseTests {
             "POST", "/v1/auth/sign-up",
             body: Data(#"{"email":"shared@example.com","password":"correct horse battery","nickname":"shared"}"#.utf8))
         #expect(signUp.status == 201, "\(signUp.text)")
-        // Sessions live in each process, so the account signs in on the second server too.
+        // The account signs in on the second server too (a session of its own there).
         let signIn = try await two.send(
             "POST", "/v1/auth/sign-in", body: Data(#"{"type":"password","email":"shared@example.com","password":"correct horse battery"}"#.utf8))
         #expect(signIn.status == 200, "\(signIn.text)")

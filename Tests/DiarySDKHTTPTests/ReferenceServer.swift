@@ -52,11 +52,14 @@ final class ReferenceServer: @unchecked Sendable {
     ///   - extraArguments: Flags after the usual ones.
     ///   - environment: Variables added to this process's environment; with `DIARY_DATABASE_URL` the server runs on
     ///     PostgreSQL and gets no `--data-dir`.
-    static func start(extraArguments: [String], environment: [String: String] = [:]) async throws -> ReferenceServer {
+    ///   - dataDirectory: The `--data-dir` (a restart passes the one its first run used); a fresh one by default.
+    static func start(
+        extraArguments: [String], environment: [String: String] = [:], dataDirectory: URL? = nil
+    ) async throws -> ReferenceServer {
         let binary = try locateBinary()
         let name = "diary-server-\(UUID().uuidString)"
         let logURL = FileManager.default.temporaryDirectory.appendingPathComponent(name + ".log")
-        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(name)
+        let dataDirectory = dataDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent(name)
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let process = Process()
         process.executableURL = binary
@@ -96,6 +99,15 @@ final class ReferenceServer: @unchecked Sendable {
     /// Stops the server now (a test that starts servers of its own).
     func stop() {
         if process.isRunning { process.terminate() }
+    }
+
+    /// Stops the server and waits until its process has exited (up to 60 s), so another can open its data.
+    func stopAndWait() async throws {
+        stop()
+        for _ in 0..<3000 where process.isRunning {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        guard !process.isRunning else { throw ServerError("the server did not exit within 60 s of SIGTERM") }
     }
 
     /// The signing secret the test servers use, so tests can mint expired tokens.

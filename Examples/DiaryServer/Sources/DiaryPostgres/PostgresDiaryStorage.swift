@@ -34,7 +34,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
     /// The schema's tables.
     let layout: PostgresSchemaLayout
     private let configuration: Configuration
-    private let client: PostgresClient
+    let client: PostgresClient
     let logger: Logger
     private let feed: PostgresChangeFeed
     private let tasks: NIOLockedValueBox<[Task<Void, Never>]>

@@ -36,6 +36,12 @@ final class DatabaseBackend: StorageBackend {
         await closing(deletingData)
     }
 
+    /// The sessions store beside the data: a table in the schema on PostgreSQL, else memory.
+    func makeSessionStore() async throws -> any ServerSessionStore {
+        guard let postgres = storage as? PostgresDiaryStorage else { return InMemoryServerSessionStore() }
+        return try await PostgresServerSessionStore(storage: postgres)
+    }
+
     /// A world on PostgreSQL: connects, and creates or upgrades the schema, before it answers anything.
     static func postgres(
         url: String, schema: String, maximumConnections: Int, environment: DiaryEnvironment,

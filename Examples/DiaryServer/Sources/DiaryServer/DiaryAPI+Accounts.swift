@@ -30,23 +30,29 @@ extension DiaryAPI {
     func registerAccounts(_ router: Router<DiaryRequestContext>) {
         route(router, .post, "/v1/auth/sign-up", auth: false, body: .credentials, rateLimited: true) { call in
             let user = try await call.engine.createAccount(try call.decode(SignUpRequest.self))
-            return try .created(Self.authReply(user: user, call.world.tokens.issue(for: user.id)))
+            return try .created(Self.authReply(user: user, await call.world.tokens.issue(for: user.id)))
         }
         route(router, .post, "/v1/auth/sign-in", auth: false, body: .credentials, rateLimited: true) { call in
             let zone = try call.decode(SignInExtras.self).timeZoneIdentifier
             let user = try await call.engine.authenticate(try call.decode(Credentials.self), timeZoneIdentifier: zone)
-            return try .ok(Self.authReply(user: user, call.world.tokens.issue(for: user.id)))
+            return try .ok(Self.authReply(user: user, await call.world.tokens.issue(for: user.id)))
         }
         route(router, .post, "/v1/auth/refresh", auth: false, body: .credentials) { call in
-            let pair = try call.world.tokens.refresh(try call.decode(RefreshBody.self).refreshToken)
+            let pair = try await call.world.tokens.refresh(try call.decode(RefreshBody.self).refreshToken)
             call.world.stats.withLock { $0.refreshes += 1 }
             return try .ok(Self.authReply(user: nil, pair))
         }
         route(router, .post, "/v1/auth/sign-out", body: .credentials) { call in
             // The session ends whatever else happens; the device's push tokens stop going to this user first.
-            defer { if let sid = call.sessionID { call.world.tokens.revoke(session: sid) } }
-            let tokens = call.body.isEmpty ? [] : try call.decode(SignOutBody.self).deviceTokens ?? []
-            if !tokens.isEmpty { try await call.engine.unregisterDeviceTokens(tokens) }
+            var failure: (any Error)?
+            do {
+                let tokens = call.body.isEmpty ? [] : try call.decode(SignOutBody.self).deviceTokens ?? []
+                if !tokens.isEmpty { try await call.engine.unregisterDeviceTokens(tokens) }
+            } catch {
+                failure = error
+            }
+            if let sid = call.sessionID { try await call.world.tokens.revoke(session: sid) }
+            if let failure { throw failure }
             return .noContent
         }
         route(router, .get, "/v1/me") { call in
@@ -56,7 +62,7 @@ extension DiaryAPI {
         route(router, .delete, "/v1/me") { call in
             let userID = try call.requireUser()
             try await call.engine.withdraw()
-            call.world.tokens.revokeAll(of: userID)
+            try await call.world.tokens.revokeAll(of: userID)
             return .noContent
         }
         route(router, .get, "/v1/availability/nickname", auth: false) { call in

@@ -33,7 +33,7 @@ extension DiaryAPI {
             let watch = Task {
                 while !Task.isCancelled {
                     try await Task.sleep(nanoseconds: Self.sessionCheckInterval * 1_000_000_000)
-                    if (try? tokens.verifyAccess(token)) == nil { break }
+                    if (try? await tokens.verifyAccess(token)) == nil { break }
                 }
                 continuation.finish()
             }

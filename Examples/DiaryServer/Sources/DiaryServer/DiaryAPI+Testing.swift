@@ -31,7 +31,7 @@ extension DiaryAPI {
             return .noContent
         }
         route(router, .post, "/v1/_test/expire-access-tokens", auth: false, body: .empty) { call in
-            call.world.tokens.expireAccessTokens()
+            try await call.world.tokens.expireAccessTokens()
             return .noContent
         }
         route(router, .get, "/v1/_test/stats", auth: false) { call in

@@ -120,7 +120,7 @@ struct DiaryAPI: Sendable {
                 guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
                     throw DiaryError(.unauthenticated, "this route needs an Authorization: Bearer access token")
                 }
-                let verified = try world.tokens.verifyAccess(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+                let verified = try await world.tokens.verifyAccess(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
                 userID = verified.userID
                 sessionID = verified.sid
             }

@@ -5,31 +5,49 @@ import Foundation
 
 extension FileStoreBackend: StorageBackend {}
 
+/// A world's data and its sessions, which live beside it.
+struct WorldStorage: Sendable {
+    let backend: any StorageBackend
+    let sessions: any ServerSessionStore
+}
+
 /// Opens a world's storage: PostgreSQL when the environment names a database (the main world in
 /// `DIARY_DATABASE_SCHEMA`, test worlds in a schema of their own, `w_<world id>`), else the file store under the
 /// data directory (the main world in the directory itself, test worlds in `worlds/<id>`), or memory with `--in-memory`.
+///
+/// Sessions go where the data goes: the schema's `server_sessions` table, the directory's `server-sessions.json`,
+/// or memory.
 func makeStorage(
     options: ServerOptions, world: String, clock: ManualClock?, engine: DiaryEngine.Configuration
-) async throws -> any StorageBackend {
+) async throws -> WorldStorage {
     let dataClock: any DiaryClock = clock ?? SystemClock()
     let utc = TimeZone(identifier: "UTC")!
     if let url = options.databaseURL {
         let isMain = world == "main"
-        return try await DatabaseBackend.postgres(
+        let backend = try await DatabaseBackend.postgres(
             url: url, schema: isMain ? options.databaseSchema : testWorldSchema(world),
             // Test worlds are many and short-lived: a small pool each keeps a test run under max_connections.
             maximumConnections: isMain ? options.databaseMaxConnections : 2,
             environment: DiaryEnvironment(clock: dataClock, defaultTimeZone: utc), configuration: engine,
             // A test world's change feed may poll once more after its schema is dropped: not worth a warning.
             logLevel: isMain ? .warning : .critical)
+        do {
+            return WorldStorage(backend: backend, sessions: try await backend.makeSessionStore())
+        } catch {
+            await backend.close(deletingData: !isMain)
+            throw error
+        }
     }
     guard let root = options.dataDirectory, !options.inMemory else {
-        return InMemoryBackend(configuration: .init(clock: dataClock, defaultTimeZone: utc, engine: engine))
+        return WorldStorage(
+            backend: InMemoryBackend(configuration: .init(clock: dataClock, defaultTimeZone: utc, engine: engine)),
+            sessions: InMemoryServerSessionStore())
     }
     let directory = world == "main" ? root : root.appendingPathComponent("worlds").appendingPathComponent(world)
-    return try FileStoreBackend(
+    let backend = try FileStoreBackend(
         configuration: .init(directory: directory, clock: dataClock, defaultTimeZone: utc, engine: engine),
         sessionStore: InMemorySessionStore())
+    return WorldStorage(backend: backend, sessions: try FileServerSessionStore(directory: directory))
 }
 
 /// The schema of a test world: `w_` and the world id's letters and digits, lowercased.

@@ -14,6 +14,9 @@ import Foundation
 /// the last character are zero), so a token differing in any character is refused.
 ///
 /// Token times use the real clock, never a world's test clock, so moving a test clock never expires a session.
+///
+/// Sessions live in a ``ServerSessionStore``: in memory, in the data directory, or in the database, where every
+/// process sharing the signing key honours them.
 final class TokenService: Sendable {
     struct Claims: Codable, Sendable {
         var sub: String
@@ -24,23 +27,11 @@ final class TokenService: Sendable {
         var exp: Int
     }
 
-    struct Pair: Codable, Sendable {
+    struct Pair: Codable, Sendable, Equatable {
         var accessToken: String
         var refreshToken: String
         var expiresAt: Date
         var tokenType = "Bearer"
-    }
-
-    private struct Session {
-        var userID: User.ID
-        var refreshJTI: String
-        var accessJTI = ""
-        /// The refresh token rotated away last, when, and the pair that rotation answered.
-        var previousRefreshJTI: String?
-        var rotatedAt = Date.distantPast
-        var lastPair: Pair?
-        /// Access tokens a test declared expired (`POST /v1/_test/expire-access-tokens`).
-        var expiredAccessJTIs: Set<String> = []
     }
 
     /// The error for an expired access token; its problem document carries `"hint": "token_expired"`.
@@ -51,102 +42,102 @@ final class TokenService: Sendable {
     private let accessLifetime: TimeInterval
     private let refreshLifetime: TimeInterval
     private let refreshGracePeriod: TimeInterval
-    private let sessions = Protected<[String: Session]>([:])
+    private let sessions: any ServerSessionStore
+    private static let ended = DiaryError(.unauthenticated, "the session has ended; sign in again")
 
-    init(key: [UInt8], options: ServerOptions) {
+    init(key: [UInt8], options: ServerOptions, sessions: any ServerSessionStore = InMemoryServerSessionStore()) {
         self.keyBytes = key
         self.accessLifetime = options.accessTokenLifetime
         self.refreshLifetime = options.refreshTokenLifetime
         self.refreshGracePeriod = options.refreshGracePeriod
+        self.sessions = sessions
     }
 
     /// Starts a session.
-    func issue(for userID: User.ID) -> Pair {
+    /// - Throws: When the session store cannot save it.
+    func issue(for userID: User.ID) async throws -> Pair {
         let sid = UUID().uuidString.lowercased()
         let jti = UUID().uuidString.lowercased()
-        sessions.withLock { $0[sid] = Session(userID: userID, refreshJTI: jti) }
-        return pair(userID: userID, sid: sid, refreshJTI: jti)
+        let (pair, accessJTI) = pair(userID: userID, sid: sid, refreshJTI: jti)
+        try await sessions.create(ServerSession(userID: userID, refreshJTI: jti, accessJTI: accessJTI), id: sid)
+        return pair
     }
 
     /// The user an access token speaks for.
     /// - Throws: `.unauthenticated` for a malformed, forged, expired or revoked token.
-    func verifyAccess(_ token: String) throws -> (userID: User.ID, sid: String) {
+    func verifyAccess(_ token: String) async throws -> (userID: User.ID, sid: String) {
         let claims = try verify(token, type: "access")
-        guard let session = sessions.current[claims.sid], session.userID.rawValue.uuidString.lowercased() == claims.sub
-        else { throw DiaryError(.unauthenticated, "the session has ended; sign in again") }
+        guard let session = try await sessions.session(claims.sid),
+            session.userID.rawValue.uuidString.lowercased() == claims.sub
+        else { throw Self.ended }
         if session.expiredAccessJTIs.contains(claims.jti) { throw Self.expiredAccess }
         return (session.userID, claims.sid)
     }
 
     /// Rotates a refresh token into a new pair. Presenting the token rotated away last, within the grace period,
     /// answers the same pair again; presenting any other already-rotated refresh token ends the session.
+    ///
+    /// The check and the rotation are one atomic store update, so of two refreshes with the same token (in one
+    /// process or in two sharing the store) one rotates and the other replays its pair.
     /// - Throws: `.unauthenticated` when the token is neither the session's current refresh token nor the one just
     ///   rotated away.
-    func refresh(_ token: String) throws -> Pair {
+    func refresh(_ token: String) async throws -> Pair {
         let claims = try verify(token, type: "refresh")
-        let newJTI = UUID().uuidString.lowercased()
         let now = Date()
-        let outcome: Result<(User.ID, Pair?), DiaryError> = sessions.withLock { table in
-            guard let session = table[claims.sid] else {
-                return .failure(DiaryError(.unauthenticated, "the session has ended; sign in again"))
+        let grace = refreshGracePeriod
+        let outcome: Result<Pair, DiaryError> = try await sessions.update(claims.sid) { [self] current in
+            guard var session = current else { return (.keep, .failure(Self.ended)) }
+            if session.refreshJTI == claims.jti {
+                let newJTI = UUID().uuidString.lowercased()
+                let (fresh, accessJTI) = pair(userID: session.userID, sid: claims.sid, refreshJTI: newJTI)
+                session.previousRefreshJTI = claims.jti
+                session.refreshJTI = newJTI
+                session.accessJTI = accessJTI
+                session.rotatedAt = now
+                session.lastPair = fresh
+                return (.save(session), .success(fresh))
             }
-            if session.refreshJTI == claims.jti { return .success((session.userID, nil)) }
-            if session.previousRefreshJTI == claims.jti, now.timeIntervalSince(session.rotatedAt) <= refreshGracePeriod,
+            if session.previousRefreshJTI == claims.jti, now.timeIntervalSince(session.rotatedAt) <= grace,
                 let pair = session.lastPair
             {
-                return .success((session.userID, pair))
+                return (.keep, .success(pair))
             }
-            table[claims.sid] = nil
-            return .failure(DiaryError(.unauthenticated, "the refresh token was already used; the session has ended"))
+            return (.remove, .failure(DiaryError(.unauthenticated, "the refresh token was already used; the session has ended")))
         }
-        let (userID, replay) = try outcome.get()
-        if let replay { return replay }
-        let fresh = pair(userID: userID, sid: claims.sid, refreshJTI: newJTI)
-        let rotated = sessions.withLock { table -> Bool in
-            // Another refresh with the same token may have rotated it meanwhile: then this one is the replay.
-            guard table[claims.sid]?.refreshJTI == claims.jti else { return false }
-            table[claims.sid]?.previousRefreshJTI = claims.jti
-            table[claims.sid]?.refreshJTI = newJTI
-            table[claims.sid]?.rotatedAt = now
-            table[claims.sid]?.lastPair = fresh
-            return true
-        }
-        if rotated { return fresh }
-        return try refresh(token)
+        return try outcome.get()
     }
 
     /// Treats every access token issued so far as expired (test mode), so a test can meet expiry without waiting.
-    func expireAccessTokens() {
-        sessions.withLock { table in
-            for (sid, session) in table { table[sid]?.expiredAccessJTIs.insert(session.accessJTI) }
-        }
+    func expireAccessTokens() async throws {
+        try await sessions.updateAll { session in session.expiredAccessJTIs.insert(session.accessJTI) }
     }
 
     /// Ends one session.
-    func revoke(session sid: String) {
-        _ = sessions.withLock { $0.removeValue(forKey: sid) }
+    func revoke(session sid: String) async throws {
+        try await sessions.remove(sid)
     }
 
     /// Ends every session of a user.
-    func revokeAll(of userID: User.ID) {
-        sessions.withLock { table in table = table.filter { $0.value.userID != userID } }
+    func revokeAll(of userID: User.ID) async throws {
+        try await sessions.removeAll(of: userID)
     }
 
     // MARK: - JWT
 
-    private func pair(userID: User.ID, sid: String, refreshJTI: String) -> Pair {
+    /// A signed pair for a session, and its access token's id.
+    private func pair(userID: User.ID, sid: String, refreshJTI: String) -> (Pair, accessJTI: String) {
         let now = Date()
         let issued = Int(now.timeIntervalSince1970)
         let sub = userID.rawValue.uuidString.lowercased()
         let access = Claims(
             sub: sub, sid: sid, typ: "access", jti: UUID().uuidString.lowercased(), iat: issued,
             exp: issued + Int(accessLifetime))
-        sessions.withLock { $0[sid]?.accessJTI = access.jti }
         let refresh = Claims(
             sub: sub, sid: sid, typ: "refresh", jti: refreshJTI, iat: issued, exp: issued + Int(refreshLifetime))
-        return Pair(
+        let pair = Pair(
             accessToken: sign(access), refreshToken: sign(refresh),
             expiresAt: Date(timeIntervalSince1970: TimeInterval(access.exp)))
+        return (pair, access.jti)
     }
 
     func sign(_ claims: Claims) -> String {

@@ -44,30 +44,33 @@ struct WorldStats: Codable, Sendable {
 /// The worlds of one server process.
 final class WorldRegistry: Sendable {
     private let worlds = Protected<[String: World]>([:])
-    private let makeBackend: @Sendable (String, ManualClock?) async throws -> any StorageBackend
+    private let makeBackend: @Sendable (String, ManualClock?) async throws -> WorldStorage
     private let signingKey: [UInt8]
     private let options: ServerOptions
     /// The world used when a request names none.
     let main: World
 
     init(options: ServerOptions, signingKey: [UInt8],
-         makeBackend: @escaping @Sendable (String, ManualClock?) async throws -> any StorageBackend) async throws {
+         makeBackend: @escaping @Sendable (String, ManualClock?) async throws -> WorldStorage) async throws {
         self.options = options
         self.signingKey = signingKey
         self.makeBackend = makeBackend
         let clock = options.testMode ? ManualClock(Date()) : nil
+        let storage = try await makeBackend("main", clock)
         main = World(
-            id: "main", backend: try await makeBackend("main", clock), manualClock: clock,
-            tokens: TokenService(key: signingKey, options: options))
+            id: "main", backend: storage.backend, manualClock: clock,
+            tokens: TokenService(key: signingKey, options: options, sessions: storage.sessions))
     }
 
     /// Creates a new empty world (test mode only), recorded in the contract log when `recordsContract`.
     func create(recordsContract: Bool = false) async throws -> World {
         let id = UUID().uuidString.lowercased()
         let clock = ManualClock(Date())
+        let storage = try await makeBackend(id, clock)
         let world = World(
-            id: id, backend: try await makeBackend(id, clock), manualClock: clock,
-            tokens: TokenService(key: signingKey, options: options), recordsContract: recordsContract)
+            id: id, backend: storage.backend, manualClock: clock,
+            tokens: TokenService(key: signingKey, options: options, sessions: storage.sessions),
+            recordsContract: recordsContract)
         worlds.withLock { $0[id] = world }
         return world
     }

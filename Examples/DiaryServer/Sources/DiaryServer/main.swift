@@ -21,7 +21,7 @@ for warning in options.warnings {
 let signingKey: [UInt8] =
     options.jwtSecret.map { Array($0.utf8) } ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) }
 if options.jwtSecret == nil {
-    writeLogLine("no DIARY_JWT_SECRET_FILE / DIARY_JWT_SECRET / --jwt-secret given: using a random key, so tokens end when the server stops")
+    writeLogLine("no DIARY_JWT_SECRET_FILE / DIARY_JWT_SECRET / --jwt-secret given: using a random key, so tokens end when the server stops and no other instance honours them")
 }
 let verifier: (any IdentityTokenVerifier)? = options.testMode ? ConformanceIdentityTokenVerifier() : nil
 let engineConfiguration = DiaryEngine.Configuration(

@@ -46,6 +46,6 @@ struct ReadinessTests {
         let backend = try await makeStorage(
             options: ServerOptions.parse(["--in-memory"], environment: [:]), world: "main", clock: nil,
             engine: DiaryEngine.Configuration())
-        _ = try await DiaryAPI.readiness(of: backend)
+        _ = try await DiaryAPI.readiness(of: backend.backend)
     }
 }

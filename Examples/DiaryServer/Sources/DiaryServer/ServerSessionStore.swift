@@ -1,0 +1,85 @@
+import DiarySDK
+import Foundation
+
+/// One signed-in session, as ``TokenService`` keeps it between requests.
+struct ServerSession: Codable, Sendable, Equatable {
+    var userID: User.ID
+    var refreshJTI: String
+    var accessJTI = ""
+    /// The refresh token rotated away last, when, and the pair that rotation answered.
+    var previousRefreshJTI: String?
+    var rotatedAt = Date.distantPast
+    var lastPair: TokenService.Pair?
+    /// Access tokens a test declared expired (`POST /v1/_test/expire-access-tokens`).
+    var expiredAccessJTIs: Set<String> = []
+}
+
+/// What an atomic ``ServerSessionStore/update(_:_:)`` does with the session it read.
+enum ServerSessionChange: Sendable {
+    /// Leaves the session as it is.
+    case keep
+    /// Replaces the session.
+    case save(ServerSession)
+    /// Ends the session.
+    case remove
+}
+
+/// Where a world's sessions live between requests: in memory (`--in-memory`), in the data directory (the file
+/// store), or in the database (PostgreSQL), so sessions outlive a restart on the last two and are shared by every
+/// process on one database.
+///
+/// ``update(_:_:)`` is the one read-modify-write: it runs its body on the current session and applies the answer
+/// atomically, so two refreshes of the same token (in one process or two) cannot both rotate it.
+///
+/// A store of your own keeps a dictionary of ``ServerSession`` by id somewhere durable:
+///
+/// ```swift
+/// final class MySessionStore: ServerSessionStore {
+///     func create(_ session: ServerSession, id: String) async throws { /* insert */ }
+///     func session(_ id: String) async throws -> ServerSession? { /* read */ }
+///     func update<Result: Sendable>(
+///         _ id: String, _ body: @Sendable (ServerSession?) -> (ServerSessionChange, Result)
+///     ) async throws -> Result { /* lock the row, call body, apply its change, unlock */ }
+///     func updateAll(_ body: @Sendable (inout ServerSession) -> Void) async throws { /* … */ }
+///     func remove(_ id: String) async throws { /* delete */ }
+///     func removeAll(of userID: User.ID) async throws { /* delete the user's */ }
+/// }
+/// ```
+protocol ServerSessionStore: Sendable {
+    /// Adds a new session.
+    func create(_ session: ServerSession, id: String) async throws
+
+    /// A session by id, `nil` when it has ended.
+    func session(_ id: String) async throws -> ServerSession?
+
+    /// Reads a session, lets `body` decide, and applies its decision, all at once: no other update of the same session
+    /// runs in between.
+    /// - Returns: `body`'s result.
+    func update<Result: Sendable>(
+        _ id: String, _ body: @Sendable (ServerSession?) -> (ServerSessionChange, Result)
+    ) async throws -> Result
+
+    /// Changes every session (test mode: declaring every access token expired).
+    func updateAll(_ body: @Sendable (inout ServerSession) -> Void) async throws
+
+    /// Ends one session; nothing happens when it has already ended.
+    func remove(_ id: String) async throws
+
+    /// Ends every session of a user.
+    func removeAll(of userID: User.ID) async throws
+}
+
+/// Why a session store could not open or save.
+struct ServerSessionStoreError: Error, CustomStringConvertible, Equatable {
+    enum Code: Sendable, Equatable {
+        /// The sessions file cannot be read as sessions.
+        case damaged
+        /// The sessions file cannot be read or written.
+        case io
+    }
+
+    var code: Code
+    var message: String
+
+    var description: String { message }
+}
