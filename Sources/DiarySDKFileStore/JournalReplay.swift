@@ -45,6 +45,8 @@ struct JournalReplay {
     ) throws -> JournalFormat.Scan {
         let scan = try JournalFormat.scan(data, file: path, allowTornTail: isLast)
         last = (generation, false, 0)
+        var pending: [StoreRecord] = []
+        defer { if !pending.isEmpty { database.put(contentsOf: pending) } }
         for (index, (payload, offset)) in zip(scan.payloads, scan.offsets).enumerated() {
             let transaction: JournalTransaction
             do {
@@ -81,7 +83,7 @@ struct JournalReplay {
                     "the journal \(path) has sequence \(transaction.sequence) at byte offset \(offset) where sequence "
                         + "\(sequence + 1) should follow \(source): records are missing or out of order")
             }
-            transaction.apply(to: &database)
+            transaction.apply(to: &database, holdingBackPutsIn: &pending)
             sequence = transaction.sequence
             source = path
             replayed += 1

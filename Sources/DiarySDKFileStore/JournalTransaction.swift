@@ -79,12 +79,19 @@ struct JournalTransaction: Codable, Sendable {
         try container.encode(layout.rawValue, forKey: .layout)
     }
 
-    /// Applies the changes to a database, as when the transaction first ran.
-    func apply(to database: inout LocalDatabase) {
+    /// Applies the changes to a database, as when the transaction first ran, holding back puts in `pending` so a
+    /// replay inserts runs of them as one batch (``LocalDatabase/put(contentsOf:)``, which keeps the last of
+    /// several puts of one key, as applying them in order does); a removal first applies the puts held back.
+    /// The caller applies what is left in `pending` at the end.
+    func apply(to database: inout LocalDatabase, holdingBackPutsIn pending: inout [StoreRecord]) {
         for change in changes {
             if let put = change.put {
-                database.put(put)
+                pending.append(put)
             } else if let key = change.delete {
+                if !pending.isEmpty {
+                    database.put(contentsOf: pending)
+                    pending.removeAll(keepingCapacity: true)
+                }
                 database.remove(key)
             }
         }
