@@ -6,10 +6,11 @@ struct ServerSession: Codable, Sendable, Equatable {
     var userID: User.ID
     var refreshJTI: String
     var accessJTI = ""
-    /// The refresh token rotated away last, when, and the pair that rotation answered.
+    /// The refresh token rotated away last, when, and when the pair that rotation answered was issued (a replay
+    /// within the grace period signs that pair again from the ids above; no token is kept at rest).
     var previousRefreshJTI: String?
     var rotatedAt = Date.distantPast
-    var lastPair: TokenService.Pair?
+    var rotationIssuedAt: Int?
     /// Access tokens a test declared expired (`POST /v1/_test/expire-access-tokens`).
     var expiredAccessJTIs: Set<String> = []
 }

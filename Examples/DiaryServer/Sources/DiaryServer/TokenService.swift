@@ -89,18 +89,24 @@ final class TokenService: Sendable {
             guard var session = current else { return (.keep, .failure(Self.ended)) }
             if session.refreshJTI == claims.jti {
                 let newJTI = UUID().uuidString.lowercased()
-                let (fresh, accessJTI) = pair(userID: session.userID, sid: claims.sid, refreshJTI: newJTI)
+                let issued = Int(now.timeIntervalSince1970)
+                let (fresh, accessJTI) = pair(
+                    userID: session.userID, sid: claims.sid, refreshJTI: newJTI, issued: issued)
                 session.previousRefreshJTI = claims.jti
                 session.refreshJTI = newJTI
                 session.accessJTI = accessJTI
                 session.rotatedAt = now
-                session.lastPair = fresh
+                session.rotationIssuedAt = issued
                 return (.save(session), .success(fresh))
             }
             if session.previousRefreshJTI == claims.jti, now.timeIntervalSince(session.rotatedAt) <= grace,
-                let pair = session.lastPair
+                let issued = session.rotationIssuedAt
             {
-                return (.keep, .success(pair))
+                // The same pair again, signed anew from what the session keeps (no token is stored at rest).
+                let (again, _) = pair(
+                    userID: session.userID, sid: claims.sid, refreshJTI: session.refreshJTI,
+                    accessJTI: session.accessJTI, issued: issued)
+                return (.keep, .success(again))
             }
             return (.remove, .failure(DiaryError(.unauthenticated, "the refresh token was already used; the session has ended")))
         }
@@ -125,12 +131,15 @@ final class TokenService: Sendable {
     // MARK: - JWT
 
     /// A signed pair for a session, and its access token's id.
-    private func pair(userID: User.ID, sid: String, refreshJTI: String) -> (Pair, accessJTI: String) {
-        let now = Date()
-        let issued = Int(now.timeIntervalSince1970)
+    /// A signed pair; the same arguments give the same tokens (HS256 signs deterministically), which is how a
+    /// refresh replayed within the grace period answers the pair it answered before.
+    private func pair(
+        userID: User.ID, sid: String, refreshJTI: String, accessJTI: String = UUID().uuidString.lowercased(),
+        issued: Int = Int(Date().timeIntervalSince1970)
+    ) -> (Pair, accessJTI: String) {
         let sub = userID.rawValue.uuidString.lowercased()
         let access = Claims(
-            sub: sub, sid: sid, typ: "access", jti: UUID().uuidString.lowercased(), iat: issued,
+            sub: sub, sid: sid, typ: "access", jti: accessJTI, iat: issued,
             exp: issued + Int(accessLifetime))
         let refresh = Claims(
             sub: sub, sid: sid, typ: "refresh", jti: refreshJTI, iat: issued, exp: issued + Int(refreshLifetime))
@@ -142,7 +151,10 @@ final class TokenService: Sendable {
 
     func sign(_ claims: Claims) -> String {
         let header = Self.base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-        let payload = Self.base64URL((try? JSONEncoder().encode(claims)) ?? Data())
+        // Sorted keys: the same claims give the same token in any process (a replayed refresh signs its pair again).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let payload = Self.base64URL((try? encoder.encode(claims)) ?? Data())
         let input = header + "." + payload
         let signature = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: key)
         return input + "." + Self.base64URL(Data(signature))
