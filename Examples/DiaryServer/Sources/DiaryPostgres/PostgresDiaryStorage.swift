@@ -65,10 +65,13 @@ public final class PostgresDiaryStorage: DiaryStorage {
         let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
         let run = Task { await client.run() }
         do {
+            // The deadline is for reaching the database; a migration that back-fills a large table, or waits for
+            // another instance's, takes what it takes.
             try await withDeadline(configuration.startupTimeout, operation: "storage.connect") {
-                try await client.withConnection { connection in
-                    try await PostgresMigrator(layout: layout, logger: logger).migrate(on: connection)
-                }
+                try await client.withConnection { _ in }
+            }
+            try await client.withConnection { connection in
+                try await PostgresMigrator(layout: layout, logger: logger).migrate(on: connection)
             }
             let changeLog = layout.qualified(PostgresMigrator.changeLogTable)
             let feed = PostgresChangeFeed(
