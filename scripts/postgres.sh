@@ -34,6 +34,9 @@ free_port() {
 start() {
     if [ ! -x "$PG_BIN/initdb" ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
         echo "postgres.sh: installing postgresql-15" >&2
+        # No default cluster: Debian's package would otherwise create and start one on port 5432 and leave it running.
+        mkdir -p /etc/postgresql-common/createcluster.d
+        echo "create_main_cluster = false" >/etc/postgresql-common/createcluster.d/diary-sdk-tests.conf
         { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-15; } >&2 \
             || die "could not install postgresql-15"
     fi

@@ -21,7 +21,10 @@ swift build --package-path Benchmarks
 # DIARY_TEST_DATABASE_URL already names one. Under CI=true its tests fail rather than skip without it.
 if [ -z "${DIARY_TEST_DATABASE_URL:-}" ]; then
   echo "==> Starting a throwaway PostgreSQL 15 on 127.0.0.1 (scripts/postgres.sh)"
-  eval "$(scripts/postgres.sh start)"
+  # Captured first: a failure inside `eval "$(…)"` would not stop the script.
+  postgres_exports="$(scripts/postgres.sh start)"
+  eval "$postgres_exports"
+  [ -n "${DIARY_TEST_DATABASE_URL:-}" ] || { echo "test.sh: scripts/postgres.sh gave no database URL" >&2; exit 1; }
   trap 'scripts/postgres.sh stop' EXIT
 fi
 
