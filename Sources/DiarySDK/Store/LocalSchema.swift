@@ -4,7 +4,8 @@ import Foundation
 /// a declaration added there is kept here with no other edit.
 package enum LocalSchema {
     /// Each kind's table position: its place in `RecordKind.allCases`, by a switch rather than a dictionary, since
-    /// every row read asks for it and `RecordKind` hashes as its raw `String` (`LocalSchemaTests` checks the order).
+    /// every row read asks for it and `RecordKind` hashes as its raw `String` (`LocalDatabaseModelTests` checks the
+    /// order).
     @inline(__always)
     static func tablePosition(_ kind: RecordKind) -> Int {
         switch kind {
