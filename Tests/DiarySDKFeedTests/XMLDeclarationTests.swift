@@ -189,6 +189,48 @@ struct XMLDeclarationTests {
         Self.parseTotally(Data(found), "fuzz input")
     }
 
+    /// A processing instruction only becomes data-less once the repair pass has removed what stood between its target
+    /// and its `?>`: a forbidden control character, a misplaced declaration, a DOCTYPE, an entity that expands to
+    /// nothing or to `?>` itself; or libxml2 reaches it while recovering from an error.
+    @Test("processing instructions that the repair pass leaves without data parse",
+          arguments: [
+              "<?a?\u{0}>", "<?a\u{1}?\u{2}>", "<?a<?xml version=\"1.0\"?>?>", "<?a<!DOCTYPE x>?>", "<?a&e;?>", "<?a&q;",
+              "<?a&e;?\u{0}>", "<?a <![CDATA[ ?><?b?\u{0}>",
+              // libxml2 recovers from a character XML forbids by parsing what follows as markup.
+              "<!-- \u{FFFE} <?b?> -->", "<?a x\u{FFFE}<?b?>", "<![CDATA[\u{FFFE}<?b?>]]>",
+          ])
+    func processingInstructionLeftWithoutDataByRepair(instruction: String) throws {
+        let doctype = "<!DOCTYPE rss [<!ENTITY e \"\"><!ENTITY q \"?>\">]>"
+        let inside = doctype + "<rss version=\"2.0\"><channel><title>T</title>\(instruction)<item><title>1</title></item></channel></rss>"
+        Self.parseTotally(Data(inside.utf8), instruction)
+        Self.parseTotally(Data((doctype + instruction + "<rss version=\"2.0\"><channel><title>T</title></channel></rss>").utf8), instruction)
+        // The input the fuzz target found in CI (after 30,694 inputs): the control character sits between `?` and `>`.
+        let found = try #require(Data(base64Encoded: "PD94bf91dGYtMzIAPwA+CjwhLS0KRGXddCBib3pvCi0tPkpFRgo8IURPQ1RZUEUgcmRmOv9ERiBb9sPeurGrtrVZICUgIyIgeG1sumJhc2U9Imh0dHA6Ly9lLyIKPiAKPC9yZGY6UkRGPg=="))
+        Self.parseTotally(found, "fuzz input")
+    }
+
+    @Test("data-less instructions are dropped, spaced where dropping would form another, and split inside CDATA",
+          arguments: [
+              ("x<?b?>y", "xy"), ("<?a<?b?>?>", "<?a<?b ?>?>"), ("<?a<?b?><?c?>?>", "<?a<?b ?>?>"),
+              ("<![CDATA[<?php?>]]><?x?>", "<![CDATA[<?php]]><![CDATA[?>]]>"), ("<!-- <?b?> -->", "<!--  -->"),
+              ("<?a b?>", "<?a b?>"), ("<??>", ""),
+          ])
+    func datalessInstructionRewrites(input: String, expected: String) throws {
+        var bytes = Array(input.utf8)
+        FeedMarkupRepair.separateDatalessInstructions(&bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == expected)
+        var again = bytes
+        FeedMarkupRepair.separateDatalessInstructions(&again)
+        #expect(again == bytes, "one pass leaves nothing for a second")
+    }
+
+    @Test("a processing instruction inside CDATA is text and is left as it is")
+    func processingInstructionInsideCDATAIsText() throws {
+        let document = "<rss version=\"2.0\"><channel><title>T\u{1}</title><item><title><![CDATA[<?php?>]]></title></item></channel></rss>"
+        let result = try #require(try Self.parseTotally(Data(document.utf8), "CDATA")?.get())
+        #expect(result.feed.items.map(\.title) == ["<?php?>"])
+    }
+
     @Test("the tree builder lets the system XML parser finish after an encoding error instead of stopping it from its callback")
     func builderSurvivesErrorsRaisedDuringAnEncodingSwitch() throws {
         let inputs: [[UInt8]] = [

@@ -9,7 +9,8 @@ import Foundation
 /// - Rewrites HTML named entities to numeric references, unknown entities and bare `&` to `&amp;`,
 ///   invalid numeric references to U+FFFD and C1 numeric references (`&#146;`) to their windows-1252 meaning.
 /// - Drops control characters that XML 1.0 forbids, and closes an unterminated CDATA section.
-/// CDATA sections and comments are copied untouched.
+/// - Removes processing instructions without data (`<?php?>`), which crash XMLParser on Linux.
+/// CDATA sections and comments are otherwise copied untouched.
 struct FeedMarkupRepair {
     static let expansionBudget = 1 << 20
 
@@ -27,7 +28,11 @@ struct FeedMarkupRepair {
     /// Repairs `input`; returns it untouched (same storage, no copy) when nothing needs repair.
     static func repair(_ input: [UInt8]) throws -> (bytes: [UInt8], diagnostics: [FeedDiagnostic]) {
         var repair = FeedMarkupRepair()
-        let output = try input.withUnsafeBufferPointer { try repair.run($0) } ?? input
+        var output = try input.withUnsafeBufferPointer { try repair.run($0) } ?? input
+        // Last, on exactly the bytes XMLParser will read: what the pass removed (a control character, a misplaced
+        // declaration, a DOCTYPE) or expanded (an entity that is empty or is `?>`) can leave a processing
+        // instruction's target right before `?>`, and so can libxml2's own recovery from an error inside a comment.
+        separateDatalessInstructions(&output)
         let messages: [String: String] = [
             "htmlEntity": "HTML named entities were rewritten to numeric character references",
             "bareAmpersand": "Bare or unknown '&' references were escaped as &amp;",
@@ -182,20 +187,6 @@ struct FeedMarkupRepair {
                     i = try doctype(b, i)
                     continue
                 }
-                if i + 1 < n, b[i + 1] == UInt8(ascii: "?") {
-                    // A processing instruction whose target is followed directly by `?>` (`<?php?>`) reaches
-                    // XMLParser with no data, which crashes it on Linux (it reads the missing data as a C string).
-                    // It carries nothing a feed uses (and no newline): drop it. The scan stops at the target's end,
-                    // so it is linear overall.
-                    var j = i + 2
-                    while j < n, !FeedXMLDeclaration.isBlank(b[j]), b[j] != UInt8(ascii: "?"), b[j] != UInt8(ascii: "<"),
-                          b[j] != UInt8(ascii: ">") { j += 1 }
-                    if j + 1 < n, b[j] == UInt8(ascii: "?"), b[j + 1] == UInt8(ascii: ">") {
-                        replace(i..<(j + 2), with: EmptyCollection(), b)
-                        i = j + 2
-                        continue
-                    }
-                }
                 i += 1
                 continue
             }
@@ -222,6 +213,74 @@ struct FeedMarkupRepair {
         guard out != nil else { return nil }
         replace(n..<n, with: EmptyCollection(), b)
         return out
+    }
+
+    /// Removes every processing instruction without data (`<?php?>`), wherever it stands: libxml2 reports it with no
+    /// data at all, and XMLParser on Linux reads that missing data as a C string, which crashes the process.
+    ///
+    /// Such an instruction carries nothing a feed uses and, being a bare name, no newline: it is dropped. When what
+    /// precedes it would then meet its successor's `?>` (`<?a<?b?>?>`), a space goes before its `?>` instead, which
+    /// leaves it with empty data. Inside a CDATA section the section is split there (`<?php]]><![CDATA[?>`), so its
+    /// text stays the same. Nothing is skipped as a comment or as another instruction's data: after an error (a
+    /// character XML forbids inside a comment, say) libxml2 recovers and parses the rest as markup, so only changing
+    /// every occurrence is safe. None of the three changes can form a new data-less instruction, so one pass is enough.
+    static func separateDatalessInstructions(_ bytes: inout [UInt8]) {
+        @inline(__always) func isTargetByte(_ c: UInt8) -> Bool {
+            !FeedXMLDeclaration.isBlank(c) && c != UInt8(ascii: "?") && c != UInt8(ascii: "<") && c != UInt8(ascii: ">")
+        }
+        /// Whether `out` ends with `<?` and a possible target. Past `limit` bytes it answers yes: a space is always safe.
+        func endsOpen(_ out: [UInt8], limit: Int = 256) -> Bool {
+            var k = out.count
+            while k > 0, out.count - k < limit, isTargetByte(out[k - 1]) { k -= 1 }
+            return out.count - k >= limit || (k >= 2 && out[k - 1] == UInt8(ascii: "?") && out[k - 2] == UInt8(ascii: "<"))
+        }
+        var changed: [UInt8]?
+        var copiedUpTo = 0
+        bytes.withUnsafeBufferPointer { b in
+            let n = b.count
+            guard let base = b.baseAddress else { return }
+            var cdataEnd = -1
+            var i = 0
+            while i < n {
+                guard let hit = memchr(base + i, Int32(UInt8(ascii: "<")), n - i) else { break }
+                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if i >= cdataEnd, starts(b, i, "<![CDATA[") {
+                    cdataEnd = find(b, i + 9, "]]>") ?? n
+                    i += 9
+                    continue
+                }
+                guard i + 1 < n, b[i + 1] == UInt8(ascii: "?") else {
+                    i += 1
+                    continue
+                }
+                // The target as libxml2 reads it is a name, which never holds a blank, `?`, `<` or `>`.
+                var j = i + 2
+                while j < n, isTargetByte(b[j]) { j += 1 }
+                guard j + 1 < n, b[j] == UInt8(ascii: "?"), b[j + 1] == UInt8(ascii: ">") else {
+                    i = j
+                    continue
+                }
+                if changed == nil {
+                    changed = []
+                    changed!.reserveCapacity(n + 16)
+                }
+                changed!.append(contentsOf: UnsafeBufferPointer(rebasing: b[copiedUpTo..<i]))
+                if j < cdataEnd {
+                    changed!.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
+                    changed!.append(contentsOf: "]]><![CDATA[".utf8)
+                    copiedUpTo = j
+                } else if endsOpen(changed!) {
+                    changed!.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
+                    changed!.append(0x20)
+                    copiedUpTo = j
+                } else {
+                    copiedUpTo = j + 2
+                }
+                i = j + 2
+            }
+            if changed != nil { changed!.append(contentsOf: UnsafeBufferPointer(rebasing: b[copiedUpTo...])) }
+        }
+        if let changed { bytes = changed }
     }
 
     /// Skips the DOCTYPE at `start`, collecting simple internal entities; emits only its newlines.
