@@ -17,12 +17,16 @@ struct PostgresSchemaLayout: Sendable {
         let table: SQLIdentifier
         /// The unique constraint, for unique indices.
         let uniqueConstraint: SQLIdentifier?
+        /// The B-tree on `key`, for upkeep.
+        let keyIndex: SQLIdentifier
     }
 
     /// A listing's table.
     struct ListingTable: Sendable {
         let declaration: any PostgresListingDeclaration
         let table: SQLIdentifier
+        /// The B-tree on `key`, for upkeep.
+        let keyIndex: SQLIdentifier
     }
 
     let schema: SQLIdentifier
@@ -31,6 +35,8 @@ struct PostgresSchemaLayout: Sendable {
     let listings: [String: ListingTable]
     let indicesOfKind: [RecordKind: [IndexTable]]
     let listingsOfKind: [RecordKind: [ListingTable]]
+    /// The GIN indices of the post table's searchable text and tags.
+    let postSearchIndices: (text: SQLIdentifier, tags: SQLIdentifier)
 
     /// The layout of a schema.
     /// - Throws: ``DiaryError/Code/server`` when the schema name is not a plain lowercase identifier, or a
@@ -48,6 +54,16 @@ struct PostgresSchemaLayout: Sendable {
             }
             recordTables[kind] = table
         }
+        // Every name derived below is a checked identifier: a declaration whose name would make one longer than
+        // PostgreSQL allows (63 bytes) stops the store here, with the declaration named, instead of trapping.
+        func derived(_ table: SQLIdentifier, _ suffix: String) throws -> SQLIdentifier {
+            guard let name = SQLIdentifier(table.name + suffix) else {
+                throw DiaryError(.server, "the table \(table.name) makes no index name \(table.name)\(suffix) of 63 bytes or fewer")
+            }
+            return name
+        }
+        guard let postTable = recordTables[.post] else { throw DiaryError(.server, "the post record kind makes no table") }
+        postSearchIndices = (try derived(postTable, "_search_text"), try derived(postTable, "_search_tags"))
         var used = Set(recordTables.values)
         func claim(_ name: String, prefix: String) throws -> SQLIdentifier {
             guard let table = SQLIdentifier.snakeCase(name, prefix: prefix), table.name.utf8.count <= 56,
@@ -63,14 +79,15 @@ struct PostgresSchemaLayout: Sendable {
             let table = try claim(declaration.name, prefix: "ix_")
             indices[declaration.name] = IndexTable(
                 declaration: known, table: table,
-                uniqueConstraint: known.isUnique ? SQLIdentifier(table.name + "_unique") : nil)
+                uniqueConstraint: known.isUnique ? try derived(table, "_unique") : nil, keyIndex: try derived(table, "_key"))
         }
         var listings: [String: ListingTable] = [:]
         for declaration in StorageSchema.allListings {
             guard let known = declaration as? any PostgresListingDeclaration else {
                 throw DiaryError(.server, "the PostgreSQL store does not know how to key the listing \(declaration.name)")
             }
-            listings[declaration.name] = ListingTable(declaration: known, table: try claim(declaration.name, prefix: "ls_"))
+            let table = try claim(declaration.name, prefix: "ls_")
+            listings[declaration.name] = ListingTable(declaration: known, table: table, keyIndex: try derived(table, "_key"))
         }
         guard listings[StorageSchema.feed.name] != nil else {
             throw DiaryError(.server, "text search pages the listing \(StorageSchema.feed.name), which is not declared")
@@ -89,7 +106,13 @@ struct PostgresSchemaLayout: Sendable {
 
     /// A kind's table, qualified.
     func recordTable(_ kind: RecordKind) -> String {
-        qualified(recordTables[kind]!)
+        qualified(recordTableName(kind))
+    }
+
+    /// A kind's table. `init` made one for every kind, or threw.
+    private func recordTableName(_ kind: RecordKind) -> SQLIdentifier {
+        guard let table = recordTables[kind] else { preconditionFailure("init(schema:) names a table for every RecordKind") }
+        return table
     }
 
     /// A declared index's table.
@@ -117,16 +140,15 @@ struct PostgresSchemaLayout: Sendable {
 
     /// The statements creating a kind's table.
     func createStatements(for kind: RecordKind, trigramSchema: SQLIdentifier) -> [String] {
-        let name = recordTables[kind]!
-        let table = qualified(name)
+        let table = qualified(recordTableName(kind))
         guard kind == .post else { return ["CREATE TABLE \(table) (key text PRIMARY KEY, doc jsonb NOT NULL)"] }
         return [
             """
             CREATE TABLE \(table) (key text PRIMARY KEY, doc jsonb NOT NULL, search_text text NOT NULL, \
             search_tags text[] NOT NULL)
             """,
-            "CREATE INDEX \(SQLIdentifier(name.name + "_search_text")!) ON \(table) USING gin (search_text \(trigramSchema).gin_trgm_ops)",
-            "CREATE INDEX \(SQLIdentifier(name.name + "_search_tags")!) ON \(table) USING gin (search_tags)",
+            "CREATE INDEX \(postSearchIndices.text) ON \(table) USING gin (search_text \(trigramSchema).gin_trgm_ops)",
+            "CREATE INDEX \(postSearchIndices.tags) ON \(table) USING gin (search_tags)",
         ]
     }
 
@@ -141,7 +163,7 @@ struct PostgresSchemaLayout: Sendable {
             }
         return [
             "CREATE TABLE \(table) (value text NOT NULL, key text NOT NULL, author_id uuid, is_anonymous boolean, \(key))",
-            "CREATE INDEX \(SQLIdentifier(index.table.name + "_key")!) ON \(table) (key)",
+            "CREATE INDEX \(index.keyIndex) ON \(table) (key)",
         ]
     }
 
@@ -153,7 +175,7 @@ struct PostgresSchemaLayout: Sendable {
             CREATE TABLE \(table) (partition text NOT NULL, sort_micros bigint NOT NULL, sort_id uuid NOT NULL, \
             key text NOT NULL, author_id uuid, is_anonymous boolean, PRIMARY KEY (partition, sort_micros, sort_id))
             """,
-            "CREATE INDEX \(SQLIdentifier(listing.table.name + "_key")!) ON \(table) (key)",
+            "CREATE INDEX \(listing.keyIndex) ON \(table) (key)",
         ]
     }
 }
