@@ -14,6 +14,7 @@ struct PostgresMigrator: Sendable {
     static let migrationsTable = SQLIdentifier("schema_migrations")!
     static let blobsTable = SQLIdentifier("blobs")!
     static let changeLogTable = SQLIdentifier("change_log")!
+    static let changeLogTimeIndex = SQLIdentifier("change_log_committed_at")!
 
     let layout: PostgresSchemaLayout
     let logger: Logger
@@ -86,7 +87,16 @@ struct PostgresMigrator: Sendable {
                     CREATE TABLE \(layout.qualified(Self.changeLogTable)) (seq bigserial PRIMARY KEY, \
                     committed_at timestamptz NOT NULL DEFAULT now(), mutations jsonb NOT NULL)
                     """,
-                ])
+                ]),
+            // `trimChangeLog(committedBefore:)` deletes by commit time.
+            Migration(
+                version: "0002_change_log_committed_at",
+                statements: [
+                    """
+                    CREATE INDEX \(Self.changeLogTimeIndex) ON \(layout.qualified(Self.changeLogTable)) \
+                    (committed_at)
+                    """
+                ]),
         ]
         for kind in RecordKind.allCases {
             let version = "table:\(kind.rawValue)"

@@ -30,17 +30,34 @@ struct ServerOptions: Sendable {
     var databaseSchema = "public"
     /// The most connections the main world's pool opens (`DIARY_DATABASE_MAX_CONNECTIONS`).
     var databaseMaxConnections = 20
+    /// Seconds a change log row is kept on PostgreSQL (`DIARY_CHANGE_LOG_RETENTION`, default 7 days).
+    var changeLogRetention: TimeInterval = 7 * 24 * 60 * 60
+    /// Seconds between maintenance rounds (`DIARY_MAINTENANCE_INTERVAL`, default an hour; 0 turns them off).
+    var maintenanceInterval: TimeInterval = 60 * 60
+    /// The configuration file read, if any (`--config` or `DIARY_CONFIG_FILE`).
+    var configFile: URL?
     /// What the server should say at start-up about its options (a secret on the command line).
     var warnings: [String] = []
+
+    /// The environment variables the server reads, which are also the keys a configuration file may hold.
+    static let environmentKeys: Set<String> = [
+        "DIARY_HOSTNAME", "DIARY_PORT", "DIARY_DATA_DIR", "DIARY_JWT_SECRET", "DIARY_JWT_SECRET_FILE", "DIARY_TEST_MODE",
+        "DIARY_AUTH_RATE_LIMIT", "DIARY_AUTH_RATE_PERIOD", "DIARY_DATABASE_URL", "DIARY_DATABASE_URL_FILE",
+        "DIARY_DATABASE_SCHEMA", "DIARY_DATABASE_MAX_CONNECTIONS", "DIARY_CHANGE_LOG_RETENTION", "DIARY_MAINTENANCE_INTERVAL",
+    ]
 
     static let usage = """
         usage: DiaryServer [--hostname 127.0.0.1] [--port 8080] [--data-dir PATH | --in-memory] [--jwt-secret SECRET]
                            [--access-token-lifetime SECONDS] [--refresh-grace-period SECONDS]
                            [--auth-rate-limit N] [--auth-rate-period SECONDS] [--test-mode] [--exit-on-stdin-close]
-                           [--contract-log PATH]
+                           [--contract-log PATH] [--config FILE]
         environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_JWT_SECRET_FILE, DIARY_TEST_MODE=1,
                      DIARY_AUTH_RATE_LIMIT, DIARY_AUTH_RATE_PERIOD,
-                     DIARY_DATABASE_URL, DIARY_DATABASE_URL_FILE, DIARY_DATABASE_SCHEMA, DIARY_DATABASE_MAX_CONNECTIONS
+                     DIARY_DATABASE_URL, DIARY_DATABASE_URL_FILE, DIARY_DATABASE_SCHEMA, DIARY_DATABASE_MAX_CONNECTIONS,
+                     DIARY_CHANGE_LOG_RETENTION, DIARY_MAINTENANCE_INTERVAL, DIARY_CONFIG_FILE
+        --config FILE (or DIARY_CONFIG_FILE) reads a JSON object whose keys are the variables above, for example
+        {"DIARY_PORT": 8080, "DIARY_DATABASE_URL_FILE": "/run/secrets/db"}; a variable set in the environment wins
+        over the file, and a flag over both. An unknown key is an error.
         DIARY_DATABASE_URL (postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]), or
         DIARY_DATABASE_URL_FILE naming a file that holds it, runs the server on PostgreSQL 15+ instead of --data-dir:
         the tables go in DIARY_DATABASE_SCHEMA (default public), created or upgraded at start-up; the pool opens at most
@@ -48,6 +65,8 @@ struct ServerOptions: Sendable {
         read from the environment only and never logged. DIARY_JWT_SECRET_FILE names a file holding the token
         signing secret; --jwt-secret works but shows the secret to anyone who can list processes (`ps`).
         GET /health answers while the process serves; GET /ready answers 200 once the storage answers a read, else 503.
+        Every DIARY_MAINTENANCE_INTERVAL seconds (default 3600; 0: never) the server deletes PostgreSQL change log rows
+        older than DIARY_CHANGE_LOG_RETENTION seconds (default 604800, 7 days).
         --auth-rate-limit N / --auth-rate-period SECONDS: sign-up, sign-in and email-availability requests per client address
         (a token bucket: N at once, N more per period; 10 per 60 s by default; 0 turns it off); more answer 429.
         --test-mode enables /v1/_test/* (clock, worlds, faults, stats), the `test:<subject>:<email>` identity tokens and
@@ -58,8 +77,19 @@ struct ServerOptions: Sendable {
 
     /// Reads flags and environment.
     /// - Throws: `OptionsError` for an unknown flag or a malformed value.
-    static func parse(_ arguments: [String], environment: [String: String]) throws -> ServerOptions {
+    static func parse(_ arguments: [String], environment processEnvironment: [String: String]) throws -> ServerOptions {
         var options = ServerOptions()
+        // The configuration file first: the environment then overrides it, and the flags below override both.
+        var configPath = processEnvironment["DIARY_CONFIG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
+        if let position = arguments.firstIndex(of: "--config") {
+            guard position + 1 < arguments.count else { throw OptionsError(message: "--config needs a value") }
+            configPath = arguments[position + 1]
+        }
+        var environment = processEnvironment
+        if let configPath {
+            options.configFile = URL(fileURLWithPath: configPath)
+            environment = try configuration(fromFile: configPath).merging(processEnvironment) { _, fromEnvironment in fromEnvironment }
+        }
         if let value = environment["DIARY_HOSTNAME"] { options.hostname = value }
         if let value = environment["DIARY_PORT"] { options.port = try integer(value, "DIARY_PORT") }
         if let value = environment["DIARY_DATA_DIR"] { options.dataDirectory = URL(fileURLWithPath: value) }
@@ -79,6 +109,12 @@ struct ServerOptions: Sendable {
         if let value = environment["DIARY_AUTH_RATE_LIMIT"] { options.authRateLimit = try integer(value, "DIARY_AUTH_RATE_LIMIT") }
         if let value = environment["DIARY_AUTH_RATE_PERIOD"] {
             options.authRatePeriod = TimeInterval(try integer(value, "DIARY_AUTH_RATE_PERIOD"))
+        }
+        if let value = environment["DIARY_CHANGE_LOG_RETENTION"] {
+            options.changeLogRetention = TimeInterval(try integer(value, "DIARY_CHANGE_LOG_RETENTION"))
+        }
+        if let value = environment["DIARY_MAINTENANCE_INTERVAL"] {
+            options.maintenanceInterval = TimeInterval(try integer(value, "DIARY_MAINTENANCE_INTERVAL"))
         }
         var index = 0
         func next(_ flag: String) throws -> String {
@@ -100,6 +136,7 @@ struct ServerOptions: Sendable {
                 options.warnings.append(
                     "--jwt-secret shows the secret to anyone who can list processes (ps): prefer DIARY_JWT_SECRET_FILE")
             case "--contract-log": options.contractLog = URL(fileURLWithPath: try next(flag))
+            case "--config": _ = try next(flag)  // read before the environment, above
             case "--access-token-lifetime": options.accessTokenLifetime = TimeInterval(try integer(try next(flag), flag))
             case "--refresh-grace-period": options.refreshGracePeriod = TimeInterval(try integer(try next(flag), flag))
             case "--auth-rate-limit": options.authRateLimit = try integer(try next(flag), flag)
@@ -154,6 +191,45 @@ struct ServerOptions: Sendable {
         let database = String(components.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty else { throw OptionsError(message: "the URL names no database") }
         return (host, components.port ?? 5432, database)
+    }
+
+    /// A configuration file: a JSON object from the names of ``environmentKeys`` to strings, numbers or booleans.
+    /// - Throws: `OptionsError` naming the file and what is wrong (it never quotes a value: one may be a secret).
+    static func configuration(fromFile path: String) throws -> [String: String] {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw OptionsError(message: "--config: cannot read \(path)")
+        }
+        /// A value as the environment would hold it.
+        struct Value: Decodable {
+            var text: String
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let text = try? container.decode(String.self) {
+                    self.text = text
+                } else if let flag = try? container.decode(Bool.self) {
+                    text = flag ? "1" : "0"
+                } else {
+                    text = String(try container.decode(Int.self))
+                }
+            }
+        }
+        let object: [String: Value]
+        do {
+            object = try JSONDecoder().decode([String: Value].self, from: data)
+        } catch {
+            throw OptionsError(message: "--config: \(path) is not a JSON object of strings, whole numbers and booleans")
+        }
+        var values: [String: String] = [:]
+        for (key, value) in object {
+            guard environmentKeys.contains(key) else {
+                throw OptionsError(message: "--config: \(path) has an unknown key \(key); the keys are \(environmentKeys.sorted().joined(separator: ", "))")
+            }
+            values[key] = value.text
+        }
+        return values
     }
 
     /// A secret held in a file (a mounted secret), without the line break editors and `echo` add.

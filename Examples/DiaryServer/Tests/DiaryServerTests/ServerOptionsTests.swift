@@ -124,4 +124,49 @@ struct ServerOptionsTests {
         let schema = testWorldSchema("0F8E2A4C-1B3D-4E5F-8A9B-0C1D2E3F4A5B")
         #expect(schema == "w_0f8e2a4c1b3d4e5f8a9b0c1d2e3f4a5b")
     }
+
+    // MARK: - The configuration file
+
+    @Test func aConfigurationFileSetsWhatTheEnvironmentAndFlagsLeaveUnset() throws {
+        let file = try TemporaryFile(#"""
+            {"DIARY_PORT": 9090, "DIARY_HOSTNAME": "0.0.0.0", "DIARY_DATABASE_URL": "\#(Self.url)",
+             "DIARY_DATABASE_SCHEMA": "from_file", "DIARY_TEST_MODE": true, "DIARY_CHANGE_LOG_RETENTION": 3600}
+            """#)
+        let options = try ServerOptions.parse(
+            ["--config", file.path, "--hostname", "127.0.0.1"], environment: ["DIARY_DATABASE_SCHEMA": "from_env"])
+        #expect(options.port == 9090)
+        #expect(options.hostname == "127.0.0.1", "a flag wins over the file")
+        #expect(options.databaseSchema == "from_env", "the environment wins over the file")
+        #expect(options.databaseURL == Self.url)
+        #expect(options.testMode)
+        #expect(options.changeLogRetention == 3600)
+        #expect(options.configFile?.path == file.path)
+        let fromEnvironment = try ServerOptions.parse(
+            [], environment: ["DIARY_CONFIG_FILE": file.path, "DIARY_PORT": "7070"])
+        #expect(fromEnvironment.port == 7070)
+        #expect(fromEnvironment.databaseSchema == "from_file")
+    }
+
+    @Test func aConfigurationFileWithAnUnknownKeyOrAWrongValueIsRefusedWithoutItsValues() throws {
+        let typo = try TemporaryFile(#"{"DIARY_DATABSE_URL": "\#(Self.url)"}"#)
+        let unknown = #expect(throws: OptionsError.self) { try ServerOptions.parse(["--config", typo.path], environment: [:]) }
+        #expect(unknown?.message.contains("DIARY_DATABSE_URL") == true)
+        #expect(unknown?.message.contains("s3cret") == false)
+        for text in [#"["DIARY_PORT"]"#, #"{"DIARY_PORT": 80.5}"#, #"{"DIARY_PORT": null}"#, "{", #"{"DIARY_JWT_SECRET": {"a": 1}}"#] {
+            let file = try TemporaryFile(text)
+            #expect(throws: OptionsError.self, "\(text)") { try ServerOptions.parse(["--config", file.path], environment: [:]) }
+        }
+        #expect(throws: OptionsError.self) { try ServerOptions.parse(["--config", "/nonexistent/diary.json"], environment: [:]) }
+        #expect(throws: OptionsError.self) { try ServerOptions.parse(["--in-memory", "--config"], environment: [:]) }
+    }
+
+    @Test func maintenanceSettingsComeFromTheEnvironment() throws {
+        let options = try ServerOptions.parse(
+            ["--in-memory"], environment: ["DIARY_CHANGE_LOG_RETENTION": "86400", "DIARY_MAINTENANCE_INTERVAL": "0"])
+        #expect(options.changeLogRetention == 86400)
+        #expect(options.maintenanceInterval == 0)
+        let defaults = try ServerOptions.parse(["--in-memory"], environment: [:])
+        #expect(defaults.changeLogRetention == 7 * 24 * 60 * 60)
+        #expect(defaults.maintenanceInterval == 3600)
+    }
 }

@@ -1,0 +1,57 @@
+@_spi(Storage) import DiaryPostgres
+import DiarySDK
+import Foundation
+import Testing
+
+@testable import DiaryServer
+
+/// The server's upkeep on PostgreSQL (`DIARY_TEST_DATABASE_URL`; with `CI=true` and no database it fails): change log
+/// rows older than the retention go, newer ones and the data stay.
+@Suite("Maintenance")
+struct MaintenanceTests {
+    @Test func changeLogRowsOlderThanTheRetentionAreDeletedAndTheDataStays() async throws {
+        guard let databaseURL = ServerSessionStoreTests.databaseURL else {
+            #expect(ProcessInfo.processInfo.environment["CI"] != "true", "CI=true but DIARY_TEST_DATABASE_URL is not set")
+            return
+        }
+        let schema = "maint_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let backend = try await DatabaseBackend.postgres(
+            url: databaseURL, schema: schema, maximumConnections: 4,
+            environment: DiaryEnvironment(clock: SystemClock(), defaultTimeZone: TimeZone(identifier: "UTC")!),
+            configuration: DiaryEngine.Configuration(passwordHashIterations: 1_000), logLevel: .critical)
+        do {
+            let accounts = backend.engine(actingAs: nil)
+            for name in ["mara", "ines", "olek"] {
+                _ = try await accounts.signUp(SignUpRequest(email: "\(name)@example.com", password: "correct horse battery", nickname: name))
+            }
+            var options = try ServerOptions.parse(["--in-memory"], environment: [:])
+            options.changeLogRetention = 3600
+
+            let now = try await Maintenance.perform(on: backend, now: Date(), options: options)
+            #expect(now.changeLogRows == 0, "nothing is an hour old yet")
+
+            let later = try await Maintenance.perform(on: backend, now: Date().addingTimeInterval(7200), options: options)
+            #expect(later.changeLogRows >= 3, "each sign-up wrote at least one change log row")
+            let again = try await Maintenance.perform(on: backend, now: Date().addingTimeInterval(7200), options: options)
+            #expect(again.changeLogRows == 0)
+
+            // The accounts themselves are untouched: each still signs in.
+            for name in ["mara", "ines", "olek"] {
+                _ = try await accounts.signIn(.password(email: "\(name)@example.com", password: "correct horse battery"))
+            }
+        } catch {
+            await backend.close(deletingData: true)
+            throw error
+        }
+        await backend.close(deletingData: true)
+    }
+
+    @Test func aStoreWithoutAChangeLogHasNothingToTrim() async throws {
+        let backend = try await makeStorage(
+            options: ServerOptions.parse(["--in-memory"], environment: [:]), world: "main", clock: nil,
+            engine: DiaryEngine.Configuration())
+        let report = try await Maintenance.perform(on: backend.backend, now: Date.distantFuture,
+                                                   options: ServerOptions.parse(["--in-memory"], environment: [:]))
+        #expect(report == Maintenance.Report())
+    }
+}
