@@ -13,16 +13,21 @@ import NIOCore
 /// (`/v1/auth/sign-in/`, `//v1/auth/sign-in`) draws on the same bucket, and before the token, the body or the
 /// idempotency store are looked at, so a refused request does no work at all.
 ///
-/// A client is its address; IPv6 clients are keyed by their /64 prefix, the block one subscriber usually holds, so
+/// A client is its address (behind a trusted proxy, the address the proxy names: ``ClientAddress``); IPv6 clients are keyed by their /64 prefix, the block one subscriber usually holds, so
 /// one host cannot draw on 2⁶⁴ buckets. In test mode the key also holds the `X-Diary-World` header, so worlds on one
 /// loopback address do not share a bucket; in production the header is ignored and cannot buy a fresh bucket.
 struct AuthRateLimit: Sendable {
     let limiter: RateLimiter
     let testMode: Bool
+    /// The proxies whose `X-Forwarded-For` names the client (``ClientAddress``).
+    var trustedProxies: [AddressBlock] = []
 
     /// The refusal for a request whose client has no requests left, or `nil` when it may go ahead.
     func refusal(for request: Request, _ context: DiaryRequestContext) -> DiaryError? {
-        var key = Self.clientKey(context.channel.remoteAddress)
+        let client = ClientAddress.resolve(
+            peer: context.channel.remoteAddress, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!],
+            trusted: trustedProxies)
+        var key = Self.clientKey(client)
         if testMode, let world = request.headers[HTTPField.Name("X-Diary-World")!] { key += "|" + world }
         guard let wait = limiter.take(key) else { return nil }
         let seconds = max(1, Int(wait.rounded(.up)))

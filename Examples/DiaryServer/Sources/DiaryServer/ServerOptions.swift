@@ -34,6 +34,9 @@ struct ServerOptions: Sendable {
     var changeLogRetention: TimeInterval = 7 * 24 * 60 * 60
     /// Seconds between maintenance rounds (`DIARY_MAINTENANCE_INTERVAL`, default an hour; 0 turns them off).
     var maintenanceInterval: TimeInterval = 60 * 60
+    /// Proxies whose `X-Forwarded-For` names the client (`DIARY_TRUSTED_PROXIES`, comma-separated blocks); none by
+    /// default, so the peer address is the client.
+    var trustedProxies: [AddressBlock] = []
     /// The configuration file read, if any (`--config` or `DIARY_CONFIG_FILE`).
     var configFile: URL?
     /// What the server should say at start-up about its options (a secret on the command line).
@@ -44,6 +47,7 @@ struct ServerOptions: Sendable {
         "DIARY_HOSTNAME", "DIARY_PORT", "DIARY_DATA_DIR", "DIARY_JWT_SECRET", "DIARY_JWT_SECRET_FILE", "DIARY_TEST_MODE",
         "DIARY_AUTH_RATE_LIMIT", "DIARY_AUTH_RATE_PERIOD", "DIARY_DATABASE_URL", "DIARY_DATABASE_URL_FILE",
         "DIARY_DATABASE_SCHEMA", "DIARY_DATABASE_MAX_CONNECTIONS", "DIARY_CHANGE_LOG_RETENTION", "DIARY_MAINTENANCE_INTERVAL",
+        "DIARY_TRUSTED_PROXIES",
     ]
 
     static let usage = """
@@ -54,7 +58,7 @@ struct ServerOptions: Sendable {
         environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_JWT_SECRET_FILE, DIARY_TEST_MODE=1,
                      DIARY_AUTH_RATE_LIMIT, DIARY_AUTH_RATE_PERIOD,
                      DIARY_DATABASE_URL, DIARY_DATABASE_URL_FILE, DIARY_DATABASE_SCHEMA, DIARY_DATABASE_MAX_CONNECTIONS,
-                     DIARY_CHANGE_LOG_RETENTION, DIARY_MAINTENANCE_INTERVAL, DIARY_CONFIG_FILE
+                     DIARY_CHANGE_LOG_RETENTION, DIARY_MAINTENANCE_INTERVAL, DIARY_TRUSTED_PROXIES, DIARY_CONFIG_FILE
         --config FILE (or DIARY_CONFIG_FILE) reads a JSON object whose keys are the variables above, for example
         {"DIARY_PORT": 8080, "DIARY_DATABASE_URL_FILE": "/run/secrets/db"}; a variable set in the environment wins
         over the file, and a flag over both. An unknown key is an error.
@@ -67,6 +71,8 @@ struct ServerOptions: Sendable {
         GET /health answers while the process serves; GET /ready answers 200 once the storage answers a read, else 503.
         Every DIARY_MAINTENANCE_INTERVAL seconds (default 3600; 0: never) the server deletes PostgreSQL change log rows
         older than DIARY_CHANGE_LOG_RETENTION seconds (default 604800, 7 days).
+        DIARY_TRUSTED_PROXIES=10.0.0.0/8,fd00::/8 names the proxies in front of the server: for a request from one of
+        them the client is the last address in X-Forwarded-For that is not itself one of them (rate limits key on it).
         --auth-rate-limit N / --auth-rate-period SECONDS: sign-up, sign-in and email-availability requests per client address
         (a token bucket: N at once, N more per period; 10 per 60 s by default; 0 turns it off); more answer 429.
         --test-mode enables /v1/_test/* (clock, worlds, faults, stats), the `test:<subject>:<email>` identity tokens and
@@ -112,6 +118,15 @@ struct ServerOptions: Sendable {
         }
         if let value = environment["DIARY_CHANGE_LOG_RETENTION"] {
             options.changeLogRetention = TimeInterval(try integer(value, "DIARY_CHANGE_LOG_RETENTION"))
+        }
+        if let value = environment["DIARY_TRUSTED_PROXIES"] {
+            options.trustedProxies = try value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }.map { text in
+                    guard let block = AddressBlock(text) else {
+                        throw OptionsError(message: "DIARY_TRUSTED_PROXIES: '\(text)' is not an address or an address/prefix block")
+                    }
+                    return block
+                }
         }
         if let value = environment["DIARY_MAINTENANCE_INTERVAL"] {
             options.maintenanceInterval = TimeInterval(try integer(value, "DIARY_MAINTENANCE_INTERVAL"))

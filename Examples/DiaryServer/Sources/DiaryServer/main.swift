@@ -56,7 +56,8 @@ do {
 let api = DiaryAPI(
     registry: registry, options: options, contractLog: contractLog,
     authRateLimit: AuthRateLimit(
-        limiter: RateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod), testMode: options.testMode))
+        limiter: RateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod), testMode: options.testMode,
+        trustedProxies: options.trustedProxies))
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
 router.add(middleware: ProblemMiddleware())
