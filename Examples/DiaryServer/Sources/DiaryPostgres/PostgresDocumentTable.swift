@@ -132,6 +132,24 @@ public struct PostgresDocumentTable: Sendable {
         try await run(statement, "documents.removeAll")
     }
 
+    /// Deletes every document last saved before `date` (on the `updated_at` index).
+    /// - Returns: How many were deleted.
+    /// - Throws: ``DiaryError`` when the database refuses.
+    @discardableResult
+    public func removeAll(updatedBefore date: Date) async throws -> Int {
+        var statement = SQLStatement("WITH gone AS (DELETE FROM \(table) WHERE updated_at < ")
+        statement.bind(date)
+        statement.append(" RETURNING 1) SELECT count(*) FROM gone")
+        do {
+            for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
+                return Int(count)
+            }
+            return 0
+        } catch {
+            throw DiaryError.postgres(error, "documents.removeAll")
+        }
+    }
+
     private func run(_ statement: SQLStatement, _ operation: String) async throws {
         do {
             _ = try await client.query(statement.query, logger: logger)
@@ -152,7 +170,9 @@ extension PostgresDiaryStorage {
             throw DiaryError(.server, "the table name '\(name)' is not a lowercase identifier (a-z, 0-9, _; at most 63 bytes)")
         }
         let table = layout.qualified(identifier)
-        guard let ownerIndex = SQLIdentifier(String((name + "_owner").prefix(63))) else {
+        guard let ownerIndex = SQLIdentifier(String((name + "_owner").prefix(63))),
+            let updatedIndex = SQLIdentifier(String((name + "_updated").prefix(63)))
+        else {
             throw DiaryError(.server, "the table name '\(name)' makes no index name")
         }
         do {
@@ -169,6 +189,8 @@ extension PostgresDiaryStorage {
                     """), logger: logger)
                 _ = try await connection.query(
                     PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(ownerIndex) ON \(table) (owner)"), logger: logger)
+                _ = try await connection.query(
+                    PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(updatedIndex) ON \(table) (updated_at)"), logger: logger)
             }
         } catch {
             throw DiaryError.postgres(error, "storage.documentTable", layout: layout)

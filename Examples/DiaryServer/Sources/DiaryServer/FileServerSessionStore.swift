@@ -83,6 +83,10 @@ final class FileServerSessionStore: ServerSessionStore {
         try change { table in table = table.filter { $0.value.userID != userID } }
     }
 
+    func removeSessions(refreshedBefore cutoff: Date) async throws -> Int {
+        try change { table in InMemoryServerSessionStore.removeSessions(refreshedBefore: cutoff, from: &table) }
+    }
+
     /// Changes a copy of the table, writes it, and only then keeps it: a failed write changes nothing.
     private func change<Result>(_ body: (inout [String: ServerSession]) -> Result) throws -> Result {
         try sessions.withLock { table in

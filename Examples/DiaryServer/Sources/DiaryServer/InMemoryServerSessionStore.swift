@@ -41,6 +41,17 @@ final class InMemoryServerSessionStore: ServerSessionStore {
         sessions.withLock { table in table = table.filter { $0.value.userID != userID } }
     }
 
+    func removeSessions(refreshedBefore cutoff: Date) async throws -> Int {
+        sessions.withLock { table in Self.removeSessions(refreshedBefore: cutoff, from: &table) }
+    }
+
+    /// Drops the sessions refreshed before `cutoff` from a table; returns how many.
+    static func removeSessions(refreshedBefore cutoff: Date, from table: inout [String: ServerSession]) -> Int {
+        let before = table.count
+        table = table.filter { _, session in session.refreshedAt.map { $0 >= cutoff } ?? true }
+        return before - table.count
+    }
+
     /// Runs an update's body on a table and applies its change.
     static func apply<Result>(
         _ body: (ServerSession?) -> (ServerSessionChange, Result), to table: inout [String: ServerSession], id: String

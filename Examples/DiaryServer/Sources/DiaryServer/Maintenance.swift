@@ -2,11 +2,12 @@
 import DiarySDK
 import Foundation
 
-/// Upkeep of what only grows while the server runs: on PostgreSQL, the change log that carries every write to the
-/// other instances (`change_log`, a row per write).
+/// Upkeep of what only grows while the server runs: sessions whose refresh token has expired (a row each on
+/// PostgreSQL, an entry in the sessions file on the file store), and on PostgreSQL the change log that carries every
+/// write to the other instances (`change_log`, a row per write).
 ///
-/// Every instance runs it (``run(on:options:)``); the work is one `DELETE` by commit time, so two instances running
-/// it at once delete each row once and neither waits long. A row leaves once it is older than
+/// Every instance runs it (``run(on:options:)``); the work is a `DELETE` per table on an indexed time, so two
+/// instances running it at once delete each row once and neither waits long. A row leaves once it is older than
 /// ``ServerOptions/changeLogRetention``: an instance that stopped reading the log for that long has been restarted
 /// since (it starts from the log's end), so no reader still needs it.
 enum Maintenance {
@@ -14,13 +15,16 @@ enum Maintenance {
     struct Report: Sendable, Equatable {
         /// Change log rows deleted.
         var changeLogRows = 0
+        /// Expired sessions ended.
+        var sessions = 0
     }
 
-    /// One round on `backend` as of `now`.
+    /// One round on a world as of `now`.
     /// - Throws: ``DiaryError`` when the storage refuses.
-    static func perform(on backend: any StorageBackend, now: Date, options: ServerOptions) async throws -> Report {
+    static func perform(on world: World, now: Date, options: ServerOptions) async throws -> Report {
         var report = Report()
-        if let database = backend as? DatabaseBackend, let postgres = database.storage as? PostgresDiaryStorage {
+        report.sessions = try await world.tokens.removeExpiredSessions(now: now)
+        if let database = world.backend as? DatabaseBackend, let postgres = database.storage as? PostgresDiaryStorage {
             report.changeLogRows = try await postgres.trimChangeLog(committedBefore: now.addingTimeInterval(-options.changeLogRetention))
         }
         return report
@@ -29,7 +33,7 @@ enum Maintenance {
     /// Runs a round every ``ServerOptions/maintenanceInterval`` (the first one interval after start-up, each a
     /// random tenth earlier or later, so instances started together spread out) until the task is cancelled.
     /// A failed round is logged and the next one runs as planned.
-    static func run(on backend: any StorageBackend, options: ServerOptions) async {
+    static func run(on world: World, options: ServerOptions) async {
         guard options.maintenanceInterval > 0 else { return }
         while !Task.isCancelled {
             let delay = options.maintenanceInterval * Double.random(in: 0.9...1.1)
@@ -39,9 +43,9 @@ enum Maintenance {
                 return
             }
             do {
-                let report = try await perform(on: backend, now: Date(), options: options)
-                if report.changeLogRows > 0 {
-                    writeLogLine("maintenance: deleted \(report.changeLogRows) change log rows older than \(Int(options.changeLogRetention)) s")
+                let report = try await perform(on: world, now: Date(), options: options)
+                if report != Report() {
+                    writeLogLine("maintenance: ended \(report.sessions) expired sessions, deleted \(report.changeLogRows) change log rows")
                 }
             } catch {
                 writeLogLine("maintenance failed: \(error)")

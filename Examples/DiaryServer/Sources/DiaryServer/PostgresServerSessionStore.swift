@@ -60,6 +60,12 @@ final class PostgresServerSessionStore: ServerSessionStore {
         try await table.removeAll(owner: Self.owner(userID))
     }
 
+    /// Deletes by the row's `updated_at`, which every save sets: a session saved since `cutoff` may still be alive,
+    /// and one not saved since has had no refresh since (each rotation saves), so its refresh token is older.
+    func removeSessions(refreshedBefore cutoff: Date) async throws -> Int {
+        try await table.removeAll(updatedBefore: cutoff)
+    }
+
     private static func owner(_ userID: User.ID) -> String { userID.rawValue.uuidString.lowercased() }
 
     private static func encode(_ session: ServerSession) throws -> String {

@@ -13,6 +13,9 @@ struct ServerSession: Codable, Sendable, Equatable {
     var rotationIssuedAt: Int?
     /// Access tokens a test declared expired (`POST /v1/_test/expire-access-tokens`).
     var expiredAccessJTIs: Set<String> = []
+    /// When the current refresh token was issued (at sign-in, then at each rotation); `nil` in sessions saved before
+    /// it was kept, which ``ServerSessionStore/removeSessions(refreshedBefore:)`` leaves to a store that knows better.
+    var refreshedAt: Date?
 }
 
 /// What an atomic ``ServerSessionStore/update(_:_:)`` does with the session it read.
@@ -44,6 +47,7 @@ enum ServerSessionChange: Sendable {
 ///     func updateAll(_ body: @Sendable (inout ServerSession) -> Void) async throws { /* … */ }
 ///     func remove(_ id: String) async throws { /* delete */ }
 ///     func removeAll(of userID: User.ID) async throws { /* delete the user's */ }
+///     func removeSessions(refreshedBefore cutoff: Date) async throws -> Int { /* delete the expired */ }
 /// }
 /// ```
 protocol ServerSessionStore: Sendable {
@@ -68,6 +72,11 @@ protocol ServerSessionStore: Sendable {
 
     /// Ends every session of a user.
     func removeAll(of userID: User.ID) async throws
+
+    /// Ends every session whose refresh token was issued before `cutoff`: with `cutoff` a refresh token's lifetime
+    /// ago, the sessions nobody can continue (maintenance).
+    /// - Returns: How many ended.
+    func removeSessions(refreshedBefore cutoff: Date) async throws -> Int
 }
 
 /// Why a session store could not open or save.

@@ -59,7 +59,8 @@ final class TokenService: Sendable {
         let sid = UUID().uuidString.lowercased()
         let jti = UUID().uuidString.lowercased()
         let (pair, accessJTI) = pair(userID: userID, sid: sid, refreshJTI: jti)
-        try await sessions.create(ServerSession(userID: userID, refreshJTI: jti, accessJTI: accessJTI), id: sid)
+        try await sessions.create(
+            ServerSession(userID: userID, refreshJTI: jti, accessJTI: accessJTI, refreshedAt: Date()), id: sid)
         return pair
     }
 
@@ -97,6 +98,7 @@ final class TokenService: Sendable {
                 session.accessJTI = accessJTI
                 session.rotatedAt = now
                 session.rotationIssuedAt = issued
+                session.refreshedAt = now
                 return (.save(session), .success(fresh))
             }
             if session.previousRefreshJTI == claims.jti, now.timeIntervalSince(session.rotatedAt) <= grace,
@@ -116,6 +118,12 @@ final class TokenService: Sendable {
     /// Treats every access token issued so far as expired (test mode), so a test can meet expiry without waiting.
     func expireAccessTokens() async throws {
         try await sessions.updateAll { session in session.expiredAccessJTIs.insert(session.accessJTI) }
+    }
+
+    /// Ends the sessions whose refresh token has expired by `now` (maintenance).
+    /// - Returns: How many ended.
+    func removeExpiredSessions(now: Date) async throws -> Int {
+        try await sessions.removeSessions(refreshedBefore: now.addingTimeInterval(-refreshLifetime))
     }
 
     /// Ends one session.

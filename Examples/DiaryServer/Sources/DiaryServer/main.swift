@@ -69,7 +69,7 @@ let app = Application(
     onServerRunning: { channel in
         writeLogLine("DiaryServer listening on \(options.hostname):\(channel.localAddress?.port ?? options.port)")
     })
-let maintenance = Task { await Maintenance.run(on: registry.main.backend, options: options) }
+let maintenance = Task { await Maintenance.run(on: registry.main, options: options) }
 try await app.runService()
 maintenance.cancel()
 await registry.closeAll()

@@ -27,13 +27,26 @@ struct MaintenanceTests {
             var options = try ServerOptions.parse(["--in-memory"], environment: [:])
             options.changeLogRetention = 3600
 
-            let now = try await Maintenance.perform(on: backend, now: Date(), options: options)
-            #expect(now.changeLogRows == 0, "nothing is an hour old yet")
+            let sessions = try await backend.makeSessionStore()
+            let world = World(id: "main", backend: backend, manualClock: nil,
+                              tokens: TokenService(key: ServerSessionStoreTests.key, options: options, sessions: sessions))
+            let pair = try await world.tokens.issue(for: User.ID(rawValue: UUID()))
 
-            let later = try await Maintenance.perform(on: backend, now: Date().addingTimeInterval(7200), options: options)
+            let now = try await Maintenance.perform(on: world, now: Date(), options: options)
+            #expect(now.changeLogRows == 0, "nothing is an hour old yet")
+            #expect(now.sessions == 0)
+            _ = try await world.tokens.verifyAccess(pair.accessToken)
+
+            let later = try await Maintenance.perform(on: world, now: Date().addingTimeInterval(7200), options: options)
             #expect(later.changeLogRows >= 3, "each sign-up wrote at least one change log row")
-            let again = try await Maintenance.perform(on: backend, now: Date().addingTimeInterval(7200), options: options)
+            #expect(later.sessions == 0, "a refresh token lives 30 days")
+            let again = try await Maintenance.perform(on: world, now: Date().addingTimeInterval(7200), options: options)
             #expect(again.changeLogRows == 0)
+
+            let expired = try await Maintenance.perform(
+                on: world, now: Date().addingTimeInterval(options.refreshTokenLifetime + 60), options: options)
+            #expect(expired.sessions == 1, "the session's refresh token has expired")
+            await #expect(throws: DiaryError.self) { try await world.tokens.verifyAccess(pair.accessToken) }
 
             // The accounts themselves are untouched: each still signs in.
             for name in ["mara", "ines", "olek"] {
@@ -46,12 +59,14 @@ struct MaintenanceTests {
         await backend.close(deletingData: true)
     }
 
-    @Test func aStoreWithoutAChangeLogHasNothingToTrim() async throws {
+    @Test func aStoreWithoutAChangeLogOrSessionsHasNothingToTrim() async throws {
         let backend = try await makeStorage(
             options: ServerOptions.parse(["--in-memory"], environment: [:]), world: "main", clock: nil,
             engine: DiaryEngine.Configuration())
-        let report = try await Maintenance.perform(on: backend.backend, now: Date.distantFuture,
-                                                   options: ServerOptions.parse(["--in-memory"], environment: [:]))
+        let options = try ServerOptions.parse(["--in-memory"], environment: [:])
+        let world = World(id: "main", backend: backend.backend, manualClock: nil,
+                          tokens: TokenService(key: ServerSessionStoreTests.key, options: options, sessions: backend.sessions))
+        let report = try await Maintenance.perform(on: world, now: Date.distantFuture, options: options)
         #expect(report == Maintenance.Report())
     }
 }

@@ -105,6 +105,35 @@ struct ServerSessionStoreTests {
         }
     }
 
+    @Test(arguments: kinds)
+    func sessionsRefreshedBeforeACutoffEnd(_ kind: Kind) async throws {
+        let directory = try Directory()
+        try await Self.withStore(kind, directory) { opened in
+            let store = opened.store
+            let user = Self.user()
+            try await store.create(ServerSession(userID: user, refreshJTI: "r1", refreshedAt: Date()), id: "s1")
+            #expect(try await store.removeSessions(refreshedBefore: Date().addingTimeInterval(-3600)) == 0)
+            #expect(try await store.session("s1") != nil)
+            #expect(try await store.removeSessions(refreshedBefore: Date().addingTimeInterval(3600)) == 1)
+            #expect(try await store.session("s1") == nil)
+            #expect(try await store.removeSessions(refreshedBefore: Date().addingTimeInterval(3600)) == 0)
+        }
+    }
+
+    @Test func aRefreshKeepsASessionPastItsFirstTokensLifetime() async throws {
+        let store = InMemoryServerSessionStore()
+        let tokens = TokenService(key: Self.key, options: try Self.options(), sessions: store)
+        let pair = try await tokens.issue(for: Self.user())
+        let issuedAt = try #require(store.all.values.first?.refreshedAt)
+        try await Task.sleep(nanoseconds: 20_000_000)
+        _ = try await tokens.refresh(pair.refreshToken)
+        let refreshedAt = try #require(store.all.values.first?.refreshedAt)
+        #expect(refreshedAt > issuedAt, "a rotation moves the session's refresh time")
+        let lifetime = try Self.options().refreshTokenLifetime
+        #expect(try await tokens.removeExpiredSessions(now: issuedAt.addingTimeInterval(lifetime + 0.01)) == 0)
+        #expect(try await tokens.removeExpiredSessions(now: refreshedAt.addingTimeInterval(lifetime + 1)) == 1)
+    }
+
     @Test func theFileStoreKeepsSessionsAcrossAReopen() async throws {
         let directory = try Directory()
         let userID = Self.user()
