@@ -16,15 +16,25 @@ import NIOCore
 /// A client is its address; IPv6 clients are keyed by their /64 prefix, the block one subscriber usually holds, so
 /// one host cannot draw on 2⁶⁴ buckets. In test mode the key also holds the `X-Diary-World` header, so worlds on one
 /// loopback address do not share a bucket; in production the header is ignored and cannot buy a fresh bucket.
+///
+/// The buckets live where ``ClientRateLimiter`` keeps them: in memory for the file store, in the database on
+/// PostgreSQL, so instances on one database share a client's budget. When the database cannot be reached, the
+/// request is refused with that error (`503`) rather than let through unlimited.
 struct AuthRateLimit: Sendable {
-    let limiter: RateLimiter
+    let limiter: any ClientRateLimiter
     let testMode: Bool
 
     /// The refusal for a request whose client has no requests left, or `nil` when it may go ahead.
-    func refusal(for request: Request, _ context: DiaryRequestContext) -> DiaryError? {
+    func refusal(for request: Request, _ context: DiaryRequestContext) async -> DiaryError? {
         var key = Self.clientKey(context.channel.remoteAddress)
         if testMode, let world = request.headers[HTTPField.Name("X-Diary-World")!] { key += "|" + world }
-        guard let wait = limiter.take(key) else { return nil }
+        let wait: TimeInterval?
+        do {
+            wait = try await limiter.take(from: key)
+        } catch {
+            return DiaryError.wrapping(error)
+        }
+        guard let wait else { return nil }
         let seconds = max(1, Int(wait.rounded(.up)))
         return DiaryError(
             .rateLimited, "too many attempts from this address; try again in \(seconds) s",
