@@ -14,9 +14,9 @@ import PostgresNIO
 /// ```swift
 /// let records = try await storage.idempotencyTable(named: "idempotency_records")
 /// let claim = UUID()
-/// if try await records.claim(key: key, fingerprint: fp, claim: claim, now: now, expiredBefore: dayAgo, staleBefore: minuteAgo) {
+/// if try await records.claim(key: key, fingerprint: fp, claim: claim, now: now, expiredAtOrBefore: dayAgo, staleBefore: minuteAgo) {
 ///     try await records.complete(key: key, claim: claim, response: response, now: Date())   // or release(key:claim:)
-/// } else if case .complete(fp, let response)? = try await records.record(key: key, createdSince: dayAgo) {
+/// } else if case .complete(fp, let response)? = try await records.record(key: key, createdAfter: dayAgo) {
 ///     // replay `response`
 /// }
 /// ```
@@ -55,26 +55,26 @@ public struct PostgresIdempotencyTable: Sendable {
     let logger: Logger
 
     /// Claims a key for a request, atomically (`INSERT … ON CONFLICT DO UPDATE … WHERE`): it succeeds when the key is
-    /// new, when its record was created before `expiredBefore`, or when it is pending for the same fingerprint and
+    /// new, when its record was created at or before `expiredAtOrBefore`, or when it is pending for the same fingerprint and
     /// not touched since `staleBefore` (its process died). Exactly one of several concurrent claims succeeds.
     /// - Parameters:
     ///   - key: The scoped key (user and `Idempotency-Key`).
     ///   - fingerprint: What the request was (method, path, query, body hash).
     ///   - claim: This attempt's id, which ``complete(key:claim:response:now:)`` and ``release(key:claim:)`` name.
     ///   - now: The time the record is created and touched.
-    ///   - expiredBefore: Records created before it are gone.
+    ///   - expiredAtOrBefore: Records created at or before it are gone.
     ///   - staleBefore: Pending records not touched since may be taken over.
     /// - Returns: Whether this attempt holds the key now.
     /// - Throws: ``DiaryError`` when the database refuses.
     public func claim(
-        key: String, fingerprint: String, claim: UUID, now: Date, expiredBefore: Date, staleBefore: Date
+        key: String, fingerprint: String, claim: UUID, now: Date, expiredAtOrBefore: Date, staleBefore: Date
     ) async throws -> Bool {
         var bindings = PostgresBindings()
         bindings.append(key)
         bindings.append(fingerprint)
         bindings.append(claim)
         bindings.append(now)
-        bindings.append(expiredBefore)
+        bindings.append(expiredAtOrBefore)
         bindings.append(staleBefore)
         let query = PostgresQuery(
             unsafeSQL: """
@@ -83,7 +83,7 @@ public struct PostgresIdempotencyTable: Sendable {
                 ON CONFLICT (key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, state = 'pending', \
                 claim = EXCLUDED.claim, status = NULL, content_type = NULL, body = NULL, retry_after = NULL, \
                 created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at \
-                WHERE r.created_at < $5 OR (r.state = 'pending' AND r.updated_at < $6 AND r.fingerprint = EXCLUDED.fingerprint) \
+                WHERE r.created_at <= $5 OR (r.state = 'pending' AND r.updated_at < $6 AND r.fingerprint = EXCLUDED.fingerprint) \
                 RETURNING claim
                 """, binds: bindings)
         do {
@@ -96,14 +96,14 @@ public struct PostgresIdempotencyTable: Sendable {
         }
     }
 
-    /// What a key holds, `nil` when it holds nothing created since `createdSince`.
+    /// What a key holds, `nil` when it holds nothing created after `createdAfter`.
     /// - Throws: ``DiaryError`` when the database refuses.
-    public func record(key: String, createdSince: Date) async throws -> Record? {
+    public func record(key: String, createdAfter: Date) async throws -> Record? {
         var statement = SQLStatement(
             "SELECT fingerprint, state, status, content_type, body, retry_after FROM \(table) WHERE key = ")
         statement.bind(key)
-        statement.append(" AND created_at >= ")
-        statement.bind(createdSince)
+        statement.append(" AND created_at > ")
+        statement.bind(createdAfter)
         do {
             let rows = try await client.query(statement.query, logger: logger)
                 .decode((String, String, Int?, String?, ByteBuffer?, String?).self)
@@ -169,12 +169,12 @@ public struct PostgresIdempotencyTable: Sendable {
         _ = try await returnsRow(statement, "idempotency.release")
     }
 
-    /// Deletes up to `limit` records created before a date, oldest first (bounded work, on the `created_at` index).
+    /// Deletes up to `limit` records created at or before a date, oldest first (bounded work, on the `created_at` index).
     /// - Returns: How many were deleted.
     /// - Throws: ``DiaryError`` when the database refuses.
     @discardableResult
-    public func removeExpired(createdBefore date: Date, limit: Int) async throws -> Int {
-        var statement = SQLStatement("WITH gone AS (DELETE FROM \(table) WHERE key IN (SELECT key FROM \(table) WHERE created_at < ")
+    public func removeExpired(createdAtOrBefore date: Date, limit: Int) async throws -> Int {
+        var statement = SQLStatement("WITH gone AS (DELETE FROM \(table) WHERE key IN (SELECT key FROM \(table) WHERE created_at <= ")
         statement.bind(date)
         statement.append(" ORDER BY created_at LIMIT ")
         statement.bind(max(limit, 0))

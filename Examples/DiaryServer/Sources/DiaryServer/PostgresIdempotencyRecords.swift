@@ -64,14 +64,14 @@ final class PostgresIdempotencyRecords: IdempotencyRecords {
         var delay = 0.01
         while true {
             let date = now()
-            let expiredBefore = date.addingTimeInterval(-configuration.lifetime)
+            let expiredAtOrBefore = date.addingTimeInterval(-configuration.lifetime)
             if try await table.claim(
-                key: key, fingerprint: fingerprint, claim: claim, now: date, expiredBefore: expiredBefore,
+                key: key, fingerprint: fingerprint, claim: claim, now: date, expiredAtOrBefore: expiredAtOrBefore,
                 staleBefore: date.addingTimeInterval(-configuration.staleAfter))
             {
                 return .response(await runClaimed(key: key, claim: claim, work), replayed: false)
             }
-            switch try await table.record(key: key, createdSince: expiredBefore) {
+            switch try await table.record(key: key, createdAfter: expiredAtOrBefore) {
             case .complete(let held, let response)?:
                 guard held == fingerprint else { return .mismatch }
                 return .response(
@@ -99,7 +99,7 @@ final class PostgresIdempotencyRecords: IdempotencyRecords {
     @discardableResult
     func removeExpired() async throws -> Int {
         try await table.removeExpired(
-            createdBefore: now().addingTimeInterval(-configuration.lifetime), limit: configuration.sweepLimit)
+            createdAtOrBefore: now().addingTimeInterval(-configuration.lifetime), limit: configuration.sweepLimit)
     }
 
     /// Runs the work of a claimed key to the end (in a task of its own, as the memory store does, so a cancelled
