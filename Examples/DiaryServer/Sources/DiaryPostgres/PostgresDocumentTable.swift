@@ -166,35 +166,50 @@ extension PostgresDiaryStorage {
     /// - Throws: ``DiaryError``: `.server` for a name that is not a lowercase identifier, else when the database
     ///   refuses.
     public func documentTable(named name: String) async throws -> PostgresDocumentTable {
-        guard let identifier = SQLIdentifier(name) else {
-            throw DiaryError(.server, "the table name '\(name)' is not a lowercase identifier (a-z, 0-9, _; at most 63 bytes)")
-        }
-        let table = layout.qualified(identifier)
-        guard let ownerIndex = SQLIdentifier(String((name + "_owner").prefix(63))),
-            let updatedIndex = SQLIdentifier(String((name + "_updated").prefix(63)))
-        else {
-            throw DiaryError(.server, "the table name '\(name)' makes no index name")
-        }
+        let (table, ownerIndex) = try serverTableNames(name, indexSuffix: "owner")
+        let (_, updatedIndex) = try serverTableNames(name, indexSuffix: "updated")
+        try await createServerTable(
+            table,
+            statements: [
+                """
+                CREATE TABLE IF NOT EXISTS \(table) (id text PRIMARY KEY, owner text NOT NULL, \
+                state jsonb NOT NULL, updated_at timestamptz NOT NULL)
+                """,
+                "CREATE INDEX IF NOT EXISTS \(ownerIndex) ON \(table) (owner)",
+                "CREATE INDEX IF NOT EXISTS \(updatedIndex) ON \(table) (updated_at)",
+            ], operation: "storage.documentTable")
+        return PostgresDocumentTable(table: table, client: client, logger: logger)
+    }
+
+    /// Runs the statements that create one of a server's tables beside the store's own (each `… IF NOT EXISTS`),
+    /// holding a transaction-scoped advisory lock on the table's name, so processes starting together on one schema
+    /// take turns and none fails on the other's half-made table.
+    /// - Throws: ``DiaryError`` when the database refuses.
+    func createServerTable(_ table: String, statements: [String], operation: String) async throws {
         do {
-            // Processes starting together on one schema take turns, so none fails on the other's half-made table.
             try await client.withTransaction(logger: logger) { connection in
                 var lock = SQLStatement("SELECT pg_advisory_xact_lock(hashtext(")
                 lock.bind(table)
                 lock.append("))")
                 _ = try await connection.query(lock.query, logger: logger)
-                _ = try await connection.query(
-                PostgresQuery(unsafeSQL: """
-                    CREATE TABLE IF NOT EXISTS \(table) (id text PRIMARY KEY, owner text NOT NULL, \
-                    state jsonb NOT NULL, updated_at timestamptz NOT NULL)
-                    """), logger: logger)
-                _ = try await connection.query(
-                    PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(ownerIndex) ON \(table) (owner)"), logger: logger)
-                _ = try await connection.query(
-                    PostgresQuery(unsafeSQL: "CREATE INDEX IF NOT EXISTS \(updatedIndex) ON \(table) (updated_at)"), logger: logger)
+                for statement in statements {
+                    _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
             }
         } catch {
-            throw DiaryError.postgres(error, "storage.documentTable", layout: layout)
+            throw DiaryError.postgres(error, operation, layout: layout)
         }
-        return PostgresDocumentTable(table: table, client: client, logger: logger)
+    }
+
+    /// The qualified name of a server table, and of an index on it.
+    /// - Throws: ``DiaryError`` `.server` when `name` (or `name_suffix`) is not a lowercase identifier.
+    func serverTableNames(_ name: String, indexSuffix: String) throws -> (table: String, index: SQLIdentifier) {
+        guard let identifier = SQLIdentifier(name) else {
+            throw DiaryError(.server, "the table name '\(name)' is not a lowercase identifier (a-z, 0-9, _; at most 63 bytes)")
+        }
+        guard let index = SQLIdentifier(String((name + "_" + indexSuffix).prefix(63))) else {
+            throw DiaryError(.server, "the table name '\(name)' makes no index name")
+        }
+        return (layout.qualified(identifier), index)
     }
 }

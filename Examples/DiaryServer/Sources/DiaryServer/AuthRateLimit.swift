@@ -13,23 +13,33 @@ import NIOCore
 /// (`/v1/auth/sign-in/`, `//v1/auth/sign-in`) draws on the same bucket, and before the token, the body or the
 /// idempotency store are looked at, so a refused request does no work at all.
 ///
-/// A client is its address (behind a trusted proxy, the address the proxy names: ``ClientAddress``); IPv6 clients are keyed by their /64 prefix, the block one subscriber usually holds, so
-/// one host cannot draw on 2⁶⁴ buckets. In test mode the key also holds the `X-Diary-World` header, so worlds on one
+/// A client is its address (behind a trusted proxy, the address the proxy names: ``ClientAddress``); IPv6 clients
+/// are keyed by their /64 prefix, the block one subscriber usually holds, so one host cannot draw on 2⁶⁴ buckets. In test mode the key also holds the `X-Diary-World` header, so worlds on one
 /// loopback address do not share a bucket; in production the header is ignored and cannot buy a fresh bucket.
+///
+/// The buckets live where ``ClientRateLimiter`` keeps them: in memory for the file store, in the database on
+/// PostgreSQL, so instances on one database share a client's budget. When the database cannot be reached, the
+/// request is refused with that error (`503`) rather than let through unlimited.
 struct AuthRateLimit: Sendable {
-    let limiter: RateLimiter
+    let limiter: any ClientRateLimiter
     let testMode: Bool
     /// The proxies whose `X-Forwarded-For` names the client (``ClientAddress``).
     var trustedProxies: [AddressBlock] = []
 
     /// The refusal for a request whose client has no requests left, or `nil` when it may go ahead.
-    func refusal(for request: Request, _ context: DiaryRequestContext) -> DiaryError? {
+    func refusal(for request: Request, _ context: DiaryRequestContext) async -> DiaryError? {
         let client = ClientAddress.resolve(
             peer: context.channel.remoteAddress, forwardedFor: request.headers[values: HTTPField.Name("X-Forwarded-For")!],
             trusted: trustedProxies)
         var key = Self.clientKey(client)
         if testMode, let world = request.headers[HTTPField.Name("X-Diary-World")!] { key += "|" + world }
-        guard let wait = limiter.take(key) else { return nil }
+        let wait: TimeInterval?
+        do {
+            wait = try await limiter.take(from: key)
+        } catch {
+            return DiaryError.wrapping(error)
+        }
+        guard let wait else { return nil }
         let seconds = max(1, Int(wait.rounded(.up)))
         return DiaryError(
             .rateLimited, "too many attempts from this address; try again in \(seconds) s",

@@ -42,6 +42,18 @@ final class DatabaseBackend: StorageBackend {
         return try await PostgresServerSessionStore(storage: postgres)
     }
 
+    /// The idempotency records beside the data: a table in the schema on PostgreSQL, else memory.
+    func makeIdempotencyRecords() async throws -> any IdempotencyRecords {
+        guard let postgres = storage as? PostgresDiaryStorage else { return IdempotencyStore() }
+        return try await PostgresIdempotencyRecords(storage: postgres)
+    }
+
+    /// The sign-in rate limiter beside the data: a table in the schema on PostgreSQL, else memory.
+    func makeRateLimiter(capacity: Int, period: TimeInterval) async throws -> any ClientRateLimiter {
+        guard let postgres = storage as? PostgresDiaryStorage else { return RateLimiter(capacity: capacity, period: period) }
+        return try await PostgresRateLimiter(storage: postgres, capacity: capacity, period: period)
+    }
+
     /// A world on PostgreSQL: connects, and creates or upgrades the schema, before it answers anything.
     static func postgres(
         url: String, schema: String, maximumConnections: Int, environment: DiaryEnvironment,

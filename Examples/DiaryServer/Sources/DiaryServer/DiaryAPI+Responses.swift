@@ -6,7 +6,7 @@ import NIOCore
 
 extension DiaryAPI {
     /// Runs a handler for the idempotency store, keeping a failure as its problem document.
-    static func stored(from handler: Handler, _ call: Call) async -> IdempotencyStore.Stored {
+    static func stored(from handler: Handler, _ call: Call) async -> StoredResponse {
         do {
             return stored(try await handler(call))
         } catch {
@@ -15,7 +15,7 @@ extension DiaryAPI {
     }
 
     /// A complete reply as the bytes to send.
-    static func stored(_ reply: Reply) -> IdempotencyStore.Stored {
+    static func stored(_ reply: Reply) -> StoredResponse {
         switch reply {
         case .json(let data, let status): .init(status: status, contentType: "application/json", body: data)
         case .noContent: .init(status: 204, contentType: nil, body: Data())
@@ -25,7 +25,7 @@ extension DiaryAPI {
     }
 
     /// An error as its problem document.
-    static func stored(_ error: DiaryError) -> IdempotencyStore.Stored {
+    static func stored(_ error: DiaryError) -> StoredResponse {
         let problem = Problem(error)
         return .init(
             status: problem.status, contentType: "application/problem+json", body: problem.json,
@@ -33,7 +33,7 @@ extension DiaryAPI {
     }
 
     /// The response for stored bytes; `malformed` (a test fault) replaces the body with one that is not JSON.
-    static func response(_ stored: IdempotencyStore.Stored, malformed: Bool = false) -> Response {
+    static func response(_ stored: StoredResponse, malformed: Bool = false) -> Response {
         var headers: HTTPFields = [HTTPField.Name("X-Content-Type-Options")!: "nosniff"]
         if let type = stored.contentType { headers[.contentType] = type }
         if let retryAfter = stored.retryAfter { headers[.retryAfter] = retryAfter }

@@ -35,7 +35,7 @@ struct DiaryAPI: Sendable {
         let policy = body ?? (method == .get || method == .delete ? .empty : .json)
         routes.withLock { $0.append(registered) }
         router.on(path, method: method) { request, context in
-            if rateLimited, let refusal = authRateLimit.refusal(for: request, context) {
+            if rateLimited, let refusal = await authRateLimit.refusal(for: request, context) {
                 return Self.response(Self.stored(refusal))
             }
             return await dispatch(request, context, route: registered, policy: policy, handler)
@@ -45,7 +45,7 @@ struct DiaryAPI: Sendable {
     /// What the pipeline produced for one request.
     private enum Answer {
         /// A complete response (replayed when it came from the idempotency store).
-        case complete(IdempotencyStore.Stored, replayed: Bool)
+        case complete(StoredResponse, replayed: Bool)
         /// A streaming response (the change stream).
         case stream(Response)
         /// Close the connection without answering (a test fault).
@@ -137,7 +137,7 @@ struct DiaryAPI: Sendable {
                 }
                 let scope = "\(userID?.rawValue.uuidString ?? "anonymous")|\(key)"
                 let fingerprint = "\(method) \(request.uri.path)?\(request.uri.query ?? "")#\(SHA256.hash(data: call.body).description)"
-                let outcome = await world.idempotency.run(key: scope, fingerprint: fingerprint) {
+                let outcome = try await world.idempotency.run(key: scope, fingerprint: fingerprint) {
                     await Self.stored(from: handler, call)
                 }
                 switch outcome {

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Remembers the response to each write by (user, `Idempotency-Key`) for a day, so a retried write returns the
-/// first response instead of acting twice. A retry that arrives while the first attempt is still running waits for
-/// it and gets the same response.
+/// Remembers the response to each write by (user, `Idempotency-Key`) for a day, in this process's memory, so a retried
+/// write returns the first response instead of acting twice (``IdempotencyRecords``: the file store and `--in-memory`,
+/// which are one process). A retry that arrives while the first attempt is still running waits for it and gets the
+/// same response.
 ///
 /// Bounded: it holds at most `maximumEntries` keys and `maximumBytes` of keys, fingerprints and stored bodies. Keys
 /// leave in the order they arrived: when they expire (`lifetime` after the first request), or, when a new key would
@@ -10,23 +11,11 @@ import Foundation
 ///
 /// - Complexity: Lookup is O(1) (a dictionary); expiry and eviction take keys from the front of an insertion-order
 ///   queue, O(1) amortized per key, so neither grows with the number of keys held.
-actor IdempotencyStore {
+actor IdempotencyStore: IdempotencyRecords {
     /// A response as it is replayed.
-    struct Stored: Sendable {
-        var status: Int
-        var contentType: String?
-        var body: Data
-        /// The `Retry-After` header, for a 429 or 503.
-        var retryAfter: String? = nil
-    }
-
+    typealias Stored = StoredResponse
     /// What a call with a key gets.
-    enum Outcome: Sendable {
-        /// The response, and whether it is a replay of an earlier request's.
-        case response(Stored, replayed: Bool)
-        /// The key was used before for a different request.
-        case mismatch
-    }
+    typealias Outcome = IdempotencyOutcome
 
     /// The store's bounds.
     struct Configuration: Sendable {

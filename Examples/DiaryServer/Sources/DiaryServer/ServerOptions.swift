@@ -75,6 +75,7 @@ struct ServerOptions: Sendable {
         them the client is the last address in X-Forwarded-For that is not itself one of them (rate limits key on it).
         --auth-rate-limit N / --auth-rate-period SECONDS: sign-up, sign-in and email-availability requests per client address
         (a token bucket: N at once, N more per period; 10 per 60 s by default; 0 turns it off); more answer 429.
+        On PostgreSQL the buckets and the idempotency records are in the database, shared by every instance.
         --test-mode enables /v1/_test/* (clock, worlds, faults, stats), the `test:<subject>:<email>` identity tokens and
         cheap password hashing. Never use it in production. --port 0 picks a free port (printed at start-up);
         --exit-on-stdin-close stops the server when its parent (a test run) goes away. --contract-log (test mode) appends

@@ -5,10 +5,11 @@ import Foundation
 
 extension FileStoreBackend: StorageBackend {}
 
-/// A world's data and its sessions, which live beside it.
+/// A world's data, and its sessions and idempotency records, which live beside it.
 struct WorldStorage: Sendable {
     let backend: any StorageBackend
     let sessions: any ServerSessionStore
+    var idempotency: any IdempotencyRecords = IdempotencyStore()
 }
 
 /// Opens a world's storage: PostgreSQL when the environment names a database (the main world in
@@ -16,7 +17,8 @@ struct WorldStorage: Sendable {
 /// data directory (the main world in the directory itself, test worlds in `worlds/<id>`), or memory with `--in-memory`.
 ///
 /// Sessions go where the data goes: the schema's `server_sessions` table, the directory's `server-sessions.json`,
-/// or memory.
+/// or memory. Idempotency records go to the schema's `idempotency_records` table on PostgreSQL, else memory (the
+/// file store and `--in-memory` are one process).
 func makeStorage(
     options: ServerOptions, world: String, clock: ManualClock?, engine: DiaryEngine.Configuration
 ) async throws -> WorldStorage {
@@ -32,7 +34,9 @@ func makeStorage(
             // A test world's change feed may poll once more after its schema is dropped: not worth a warning.
             logLevel: isMain ? .warning : .critical)
         do {
-            return WorldStorage(backend: backend, sessions: try await backend.makeSessionStore())
+            return WorldStorage(
+                backend: backend, sessions: try await backend.makeSessionStore(),
+                idempotency: try await backend.makeIdempotencyRecords())
         } catch {
             await backend.close(deletingData: !isMain)
             throw error

@@ -14,7 +14,8 @@ final class World: Sendable {
     let clock: (any DiaryClock)?
     let manualClock: ManualClock?
     let tokens: TokenService
-    let idempotency = IdempotencyStore()
+    /// Where its writes' responses are remembered by `Idempotency-Key` (memory, or the database on PostgreSQL).
+    let idempotency: any IdempotencyRecords
     let faults = FaultPlan()
     let stats = Protected(WorldStats())
     /// Whether its exchanges go to the contract log (test mode).
@@ -22,9 +23,10 @@ final class World: Sendable {
 
     init(
         id: String, backend: any StorageBackend, manualClock: ManualClock?, tokens: TokenService,
-        recordsContract: Bool = false
+        idempotency: any IdempotencyRecords = IdempotencyStore(), recordsContract: Bool = false
     ) {
         self.id = id
+        self.idempotency = idempotency
         self.recordsContract = recordsContract
         self.backend = backend
         self.manualClock = manualClock
@@ -59,7 +61,8 @@ final class WorldRegistry: Sendable {
         let storage = try await makeBackend("main", clock)
         main = World(
             id: "main", backend: storage.backend, manualClock: clock,
-            tokens: TokenService(key: signingKey, options: options, sessions: storage.sessions))
+            tokens: TokenService(key: signingKey, options: options, sessions: storage.sessions),
+            idempotency: storage.idempotency)
     }
 
     /// Creates a new empty world (test mode only), recorded in the contract log when `recordsContract`.
@@ -70,7 +73,7 @@ final class WorldRegistry: Sendable {
         let world = World(
             id: id, backend: storage.backend, manualClock: clock,
             tokens: TokenService(key: signingKey, options: options, sessions: storage.sessions),
-            recordsContract: recordsContract)
+            idempotency: storage.idempotency, recordsContract: recordsContract)
         worlds.withLock { $0[id] = world }
         return world
     }

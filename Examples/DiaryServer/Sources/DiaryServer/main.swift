@@ -53,11 +53,22 @@ do {
     exit(1)
 }
 
+// On PostgreSQL the buckets live in the main schema, so every instance on the database shares a client's budget.
+let authLimiter: any ClientRateLimiter
+do {
+    if let database = registry.main.backend as? DatabaseBackend {
+        authLimiter = try await database.makeRateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod)
+    } else {
+        authLimiter = RateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod)
+    }
+} catch {
+    FileHandle.standardError.write(Data("cannot open the rate limit table: \(error)\n".utf8))
+    exit(1)
+}
+
 let api = DiaryAPI(
     registry: registry, options: options, contractLog: contractLog,
-    authRateLimit: AuthRateLimit(
-        limiter: RateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod), testMode: options.testMode,
-        trustedProxies: options.trustedProxies))
+    authRateLimit: AuthRateLimit(limiter: authLimiter, testMode: options.testMode, trustedProxies: options.trustedProxies))
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
 router.add(middleware: ProblemMiddleware())
