@@ -198,6 +198,7 @@ struct XMLDeclarationTests {
               "<?a&e;?\u{0}>", "<?a <![CDATA[ ?><?b?\u{0}>",
               // libxml2 recovers from a character XML forbids by parsing what follows as markup.
               "<!-- \u{FFFE} <?b?> -->", "<?a x\u{FFFE}<?b?>", "<![CDATA[\u{FFFE}<?b?>]]>",
+              "<?A?<?b?>>", "<<?b?>?c?>", "<!-- \u{FFFE} <<?b?>?c?> -->",
           ])
     func processingInstructionLeftWithoutDataByRepair(instruction: String) throws {
         let doctype = "<!DOCTYPE rss [<!ENTITY e \"\"><!ENTITY q \"?>\">]>"
@@ -209,9 +210,12 @@ struct XMLDeclarationTests {
         Self.parseTotally(found, "fuzz input")
     }
 
-    @Test("data-less instructions are dropped, spaced where dropping would form another, and split inside CDATA",
+    @Test("data-less instructions are dropped after `>` or a blank, spaced elsewhere, and split inside CDATA",
           arguments: [
-              ("x<?b?>y", "xy"), ("<?a<?b?>?>", "<?a<?b ?>?>"), ("<?a<?b?><?c?>?>", "<?a<?b ?>?>"),
+              ("x<?b?>y", "x<?b ?>y"), ("x><?b?> y", "x> y"), ("<?a<?b?>?>", "<?a<?b ?>?>"), ("<?a<?b?><?c?>?>", "<?a<?b ?>?>"),
+              // Found by a second read: dropping would join `<` or `<?A?` before to `?c?>` or `>` after.
+              ("<<?b?>?c?>", "<<?b ?>?c?>"), ("<?A?<?b?>>", "<?A?<?b ?>>"), ("<<?A?<??>>a", "<<?A?<? ?>>a"),
+              ("<?C!?<?[?>>A<a", "<?C!?<?[ ?>>A<a"),
               ("<![CDATA[<?php?>]]><?x?>", "<![CDATA[<?php]]><![CDATA[?>]]>"), ("<!-- <?b?> -->", "<!--  -->"),
               ("<?a b?>", "<?a b?>"), ("<??>", ""),
           ])

@@ -218,21 +218,23 @@ struct FeedMarkupRepair {
     /// Removes every processing instruction without data (`<?php?>`), wherever it stands: libxml2 reports it with no
     /// data at all, and XMLParser on Linux reads that missing data as a C string, which crashes the process.
     ///
-    /// Such an instruction carries nothing a feed uses and, being a bare name, no newline: it is dropped. When what
-    /// precedes it would then meet its successor's `?>` (`<?a<?b?>?>`), a space goes before its `?>` instead, which
-    /// leaves it with empty data. Inside a CDATA section the section is split there (`<?php]]><![CDATA[?>`), so its
-    /// text stays the same. Nothing is skipped as a comment or as another instruction's data: after an error (a
-    /// character XML forbids inside a comment, say) libxml2 recovers and parses the rest as markup, so only changing
-    /// every occurrence is safe. None of the three changes can form a new data-less instruction, so one pass is enough.
+    /// Such an instruction carries nothing a feed uses and, being a bare name, no newline. It is dropped only where
+    /// what precedes it ends with `>` or a blank (or nothing does): no data-less instruction can span that junction,
+    /// since its last byte can only be an instruction's final `>` and it holds no blank. Elsewhere (`<<?b?>?c?>`,
+    /// `<?a<?b?>?>`, where dropping would join the two sides into `<?c?>` or `<?a?>`) a space goes before its `?>`
+    /// instead, which leaves it with empty data. Inside a CDATA section the section is split there
+    /// (`<?php]]><![CDATA[?>`), so its text stays the same. Nothing is skipped as a comment or as another
+    /// instruction's data: after an error (a character XML forbids inside a comment, say) libxml2 recovers and parses
+    /// the rest as markup, so only changing every occurrence is safe. None of the three changes forms a new data-less
+    /// instruction, so one pass is enough.
     static func separateDatalessInstructions(_ bytes: inout [UInt8]) {
         @inline(__always) func isTargetByte(_ c: UInt8) -> Bool {
             !FeedXMLDeclaration.isBlank(c) && c != UInt8(ascii: "?") && c != UInt8(ascii: "<") && c != UInt8(ascii: ">")
         }
-        /// Whether `out` ends with `<?` and a possible target. Past `limit` bytes it answers yes: a space is always safe.
-        func endsOpen(_ out: [UInt8], limit: Int = 256) -> Bool {
-            var k = out.count
-            while k > 0, out.count - k < limit, isTargetByte(out[k - 1]) { k -= 1 }
-            return out.count - k >= limit || (k >= 2 && out[k - 1] == UInt8(ascii: "?") && out[k - 2] == UInt8(ascii: "<"))
+        /// Whether dropping an instruction after `out` is safe: `out` is empty or ends with `>` or a blank.
+        @inline(__always) func endsClosed(_ out: [UInt8]) -> Bool {
+            guard let last = out.last else { return true }
+            return last == UInt8(ascii: ">") || FeedXMLDeclaration.isBlank(last)
         }
         var changed: [UInt8]?
         var copiedUpTo = 0
@@ -269,12 +271,12 @@ struct FeedMarkupRepair {
                     changed!.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
                     changed!.append(contentsOf: "]]><![CDATA[".utf8)
                     copiedUpTo = j
-                } else if endsOpen(changed!) {
+                } else if endsClosed(changed!) {
+                    copiedUpTo = j + 2
+                } else {
                     changed!.append(contentsOf: UnsafeBufferPointer(rebasing: b[i..<j]))
                     changed!.append(0x20)
                     copiedUpTo = j
-                } else {
-                    copiedUpTo = j + 2
                 }
                 i = j + 2
             }
