@@ -120,18 +120,28 @@ public final class PostgresDiaryStorage: DiaryStorage {
     /// - Throws: ``DiaryError`` when the database refuses.
     @discardableResult
     public func trimChangeLog(committedBefore date: Date) async throws -> Int {
-        var statement = SQLStatement("WITH gone AS (DELETE FROM \(layout.qualified(PostgresMigrator.changeLogTable)) WHERE committed_at < ")
-        statement.bind(date)
-        statement.append(" RETURNING 1) SELECT count(*) FROM gone")
-        do {
-            for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
-                return Int(count)
+        let table = layout.qualified(PostgresMigrator.changeLogTable)
+        var total = 0
+        // In batches, each its own short transaction, so a large backlog never holds many row locks for long.
+        while true {
+            var statement = SQLStatement("WITH gone AS (DELETE FROM \(table) WHERE seq IN (SELECT seq FROM \(table) WHERE committed_at < ")
+            statement.bind(date)
+            statement.append(" ORDER BY committed_at LIMIT \(Self.trimBatchSize)) RETURNING 1) SELECT count(*) FROM gone")
+            var deleted = 0
+            do {
+                for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
+                    deleted = Int(count)
+                }
+            } catch {
+                throw DiaryError.postgres(error, "storage.trimChangeLog", layout: layout)
             }
-            return 0
-        } catch {
-            throw DiaryError.postgres(error, "storage.trimChangeLog", layout: layout)
+            total += deleted
+            if deleted < Self.trimBatchSize || Task.isCancelled { return total }
         }
     }
+
+    /// The most change log rows one statement of ``trimChangeLog(committedBefore:)`` deletes.
+    static let trimBatchSize = 10_000
 
     /// The schema holding the store's tables.
     public var schemaName: String { layout.schema.name }

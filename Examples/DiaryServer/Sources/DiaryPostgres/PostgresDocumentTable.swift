@@ -207,8 +207,8 @@ extension PostgresDiaryStorage {
         guard let identifier = SQLIdentifier(name) else {
             throw DiaryError(.server, "the table name '\(name)' is not a lowercase identifier (a-z, 0-9, _; at most 63 bytes)")
         }
-        guard let index = SQLIdentifier(String((name + "_" + indexSuffix).prefix(63))) else {
-            throw DiaryError(.server, "the table name '\(name)' makes no index name")
+        guard let index = SQLIdentifier(name + "_" + indexSuffix) else {
+            throw DiaryError(.server, "the table name '\(name)' makes no index name \(name)_\(indexSuffix) of 63 bytes or fewer")
         }
         return (layout.qualified(identifier), index)
     }

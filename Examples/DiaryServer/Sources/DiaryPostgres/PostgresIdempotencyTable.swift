@@ -178,7 +178,10 @@ public struct PostgresIdempotencyTable: Sendable {
         statement.bind(date)
         statement.append(" ORDER BY created_at LIMIT ")
         statement.bind(max(limit, 0))
-        statement.append(") RETURNING 1) SELECT count(*) FROM gone")
+        // The condition again outside: a row renewed meanwhile is re-checked against it and stays.
+        statement.append(") AND created_at <= ")
+        statement.bind(date)
+        statement.append(" RETURNING 1) SELECT count(*) FROM gone")
         do {
             for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
                 return Int(count)

@@ -68,7 +68,10 @@ public struct PostgresRateLimitTable: Sendable {
         statement.bind(date)
         statement.append(" ORDER BY updated_at LIMIT ")
         statement.bind(max(limit, 0))
-        statement.append(") RETURNING 1) SELECT count(*) FROM gone")
+        // The condition again outside: a row renewed meanwhile is re-checked against it and stays.
+        statement.append(") AND updated_at < ")
+        statement.bind(date)
+        statement.append(" RETURNING 1) SELECT count(*) FROM gone")
         do {
             for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
                 return Int(count)

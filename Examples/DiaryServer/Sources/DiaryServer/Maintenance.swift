@@ -38,7 +38,8 @@ enum Maintenance {
         while !Task.isCancelled {
             let delay = options.maintenanceInterval * Double.random(in: 0.9...1.1)
             do {
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+                // At most a year per sleep: an absurd interval must not overflow the nanoseconds.
+                try await Task.sleep(nanoseconds: UInt64(min(delay, 365 * 24 * 3600) * 1_000_000_000))
             } catch {
                 return
             }

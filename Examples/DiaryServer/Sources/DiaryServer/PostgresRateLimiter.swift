@@ -9,6 +9,11 @@ import Foundation
 /// Every ``Configuration/sweepInterval``-th take deletes up to ``Configuration/sweepLimit`` buckets unused for a
 /// period (full again, the same as none), so the table holds about the clients of the last period and the work per
 /// take stays bounded.
+///
+/// A refusal is also remembered in this process until the client's wait is over, and repeated requests in that time
+/// are refused from memory without a statement: a flood from one address costs the database one statement per wait,
+/// not one per request. That answer is the database's own: a bucket only earns tokens with time, so nothing another
+/// instance does can shorten the wait.
 final class PostgresRateLimiter: ClientRateLimiter {
     /// The table's name in the schema.
     static let tableName = "auth_rate_limits"
@@ -19,6 +24,8 @@ final class PostgresRateLimiter: ClientRateLimiter {
         var sweepInterval = 64
         /// The most buckets one sweep deletes.
         var sweepLimit = 500
+        /// The most refused clients remembered in this process (beyond it, the expired ones go, then all of them).
+        var maximumRefusedClients = 10_000
     }
 
     /// Requests a client may make in a burst (and per `period`); 0 lets everything through.
@@ -29,6 +36,8 @@ final class PostgresRateLimiter: ClientRateLimiter {
     private let configuration: Configuration
     private let now: @Sendable () -> Date
     private let takes = Protected(0)
+    /// Until when each recently refused client is refused.
+    private let refusedUntil = Protected<[String: Date]>([:])
 
     /// Opens the buckets of `storage`'s schema, creating the table when absent.
     /// - Parameters:
@@ -52,13 +61,31 @@ final class PostgresRateLimiter: ClientRateLimiter {
     func take(from client: String) async throws -> TimeInterval? {
         guard capacity > 0 else { return nil }
         let date = now()
+        if let until = refusedUntil.withLock({ $0[client] }), until > date {
+            return until.timeIntervalSince(date)
+        }
         let due = takes.withLock { takes -> Bool in
             takes += 1
             return takes % max(configuration.sweepInterval, 1) == 0
         }
         if due { _ = try? await removeIdle(at: date) }
-        return try await table.take(key: client, capacity: capacity, period: period, now: date)
+        let wait = try await table.take(key: client, capacity: capacity, period: period, now: date)
+        refusedUntil.withLock { refused in
+            guard let wait else {
+                refused[client] = nil
+                return
+            }
+            if refused.count >= configuration.maximumRefusedClients {
+                refused = refused.filter { $0.value > date }
+                if refused.count >= configuration.maximumRefusedClients { refused.removeAll() }
+            }
+            refused[client] = date.addingTimeInterval(wait)
+        }
+        return wait
     }
+
+    /// The number of refused clients remembered (for tests).
+    var refusedClients: Int { refusedUntil.withLock { $0.count } }
 
     /// Deletes up to ``Configuration/sweepLimit`` buckets unused for a period before `date`.
     /// - Returns: How many were deleted.

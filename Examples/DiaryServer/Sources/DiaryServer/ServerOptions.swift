@@ -42,6 +42,9 @@ struct ServerOptions: Sendable {
     /// What the server should say at start-up about its options (a secret on the command line).
     var warnings: [String] = []
 
+    /// The settings that may also come from a file named by a `_FILE` variable (which wins over the plain one).
+    static let secretFilePairs = [("DIARY_DATABASE_URL", "DIARY_DATABASE_URL_FILE"), ("DIARY_JWT_SECRET", "DIARY_JWT_SECRET_FILE")]
+
     /// The environment variables the server reads, which are also the keys a configuration file may hold.
     static let environmentKeys: Set<String> = [
         "DIARY_HOSTNAME", "DIARY_PORT", "DIARY_DATA_DIR", "DIARY_JWT_SECRET", "DIARY_JWT_SECRET_FILE", "DIARY_TEST_MODE",
@@ -61,7 +64,7 @@ struct ServerOptions: Sendable {
                      DIARY_CHANGE_LOG_RETENTION, DIARY_MAINTENANCE_INTERVAL, DIARY_TRUSTED_PROXIES, DIARY_CONFIG_FILE
         --config FILE (or DIARY_CONFIG_FILE) reads a JSON object whose keys are the variables above, for example
         {"DIARY_PORT": 8080, "DIARY_DATABASE_URL_FILE": "/run/secrets/db"}; a variable set in the environment wins
-        over the file, and a flag over both. An unknown key is an error.
+        over the file, and a flag over both for its own setting. An unknown key is an error.
         DIARY_DATABASE_URL (postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]), or
         DIARY_DATABASE_URL_FILE naming a file that holds it, runs the server on PostgreSQL 15+ instead of --data-dir:
         the tables go in DIARY_DATABASE_SCHEMA (default public), created or upgraded at start-up; the pool opens at most
@@ -86,7 +89,7 @@ struct ServerOptions: Sendable {
     /// - Throws: `OptionsError` for an unknown flag or a malformed value.
     static func parse(_ arguments: [String], environment processEnvironment: [String: String]) throws -> ServerOptions {
         var options = ServerOptions()
-        // The configuration file first: the environment then overrides it, and the flags below override both.
+        // The configuration file first: the environment then overrides it, and a flag overrides both for its setting.
         var configPath = processEnvironment["DIARY_CONFIG_FILE"].flatMap { $0.isEmpty ? nil : $0 }
         if let position = arguments.firstIndex(of: "--config") {
             guard position + 1 < arguments.count else { throw OptionsError(message: "--config needs a value") }
@@ -95,7 +98,13 @@ struct ServerOptions: Sendable {
         var environment = processEnvironment
         if let configPath {
             options.configFile = URL(fileURLWithPath: configPath)
-            environment = try configuration(fromFile: configPath).merging(processEnvironment) { _, fromEnvironment in fromEnvironment }
+            var fromFile = try configuration(fromFile: configPath)
+            // A setting and its `_FILE` form are one setting: either in the environment overrides both in the file.
+            for (plain, file) in secretFilePairs where processEnvironment[plain] != nil || processEnvironment[file] != nil {
+                fromFile[plain] = nil
+                fromFile[file] = nil
+            }
+            environment = fromFile.merging(processEnvironment) { _, fromEnvironment in fromEnvironment }
         }
         if let value = environment["DIARY_HOSTNAME"] { options.hostname = value }
         if let value = environment["DIARY_PORT"] { options.port = try integer(value, "DIARY_PORT") }
@@ -124,7 +133,7 @@ struct ServerOptions: Sendable {
             options.trustedProxies = try value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }.map { text in
                     guard let block = AddressBlock(text) else {
-                        throw OptionsError(message: "DIARY_TRUSTED_PROXIES: '\(text)' is not an address or an address/prefix block")
+                        throw OptionsError(message: "DIARY_TRUSTED_PROXIES: an entry is not an address or an address/prefix block")
                     }
                     return block
                 }
@@ -262,7 +271,7 @@ struct ServerOptions: Sendable {
     }
 
     private static func integer(_ text: String, _ name: String) throws -> Int {
-        guard let value = Int(text), value >= 0 else { throw OptionsError(message: "\(name) must be a number, got '\(text)'") }
+        guard let value = Int(text), value >= 0 else { throw OptionsError(message: "\(name) must be a whole number of 0 or more") }
         return value
     }
 }

@@ -52,6 +52,29 @@ struct PostgresRateLimiterTests {
         }
     }
 
+    @Test func aRefusedClientIsRefusedFromMemoryUntilItsWaitIsOver() async throws {
+        try await PostgresTestSchema.with(instances: 1, prefix: "rate") { schema in
+            let clock = Clock()
+            let limiter = try await Self.limiter(
+                schema.instances[0], capacity: 1, period: 60, clock: clock,
+                configuration: .init(maximumRefusedClients: 2))
+            #expect(try await limiter.take(from: "a") == nil)
+            #expect(try await limiter.take(from: "a") != nil)
+            // The bucket goes from the database behind the limiter's back: only a take that asks it would be granted.
+            #expect(try await limiter.table.removeIdle(since: clock.now.addingTimeInterval(3_600), limit: 10) == 1)
+            let wait = try #require(try await limiter.take(from: "a"), "refused from memory, without asking the database")
+            #expect(abs(wait - 60) < 0.01)
+            clock.advance(60)
+            #expect(try await limiter.take(from: "a") == nil, "after the wait the database answers again")
+            // The memory is bounded: refusals of more clients than it holds replace the expired ones.
+            for client in ["b", "c", "d"] {
+                #expect(try await limiter.take(from: client) == nil)
+                #expect(try await limiter.take(from: client) != nil)
+            }
+            #expect(limiter.refusedClients <= 2)
+        }
+    }
+
     @Test func concurrentTakesOnTwoInstancesGrantExactlyTheCapacity() async throws {
         try await PostgresTestSchema.with(instances: 2, prefix: "rate") { schema in
             let clock = Clock()

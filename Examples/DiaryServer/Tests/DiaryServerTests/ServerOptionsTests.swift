@@ -147,6 +147,20 @@ struct ServerOptionsTests {
         #expect(fromEnvironment.databaseSchema == "from_file")
     }
 
+    @Test func aSettingInTheEnvironmentWinsOverItsFileFormInTheConfigurationFile() throws {
+        let fromFile = "postgres://diary@db.internal/from_file"
+        let secret = try TemporaryFile(fromFile)
+        let jwt = try TemporaryFile("a secret from the file's secret file")
+        let config = try TemporaryFile(#"{"DIARY_DATABASE_URL_FILE": "\#(secret.path)", "DIARY_JWT_SECRET_FILE": "\#(jwt.path)"}"#)
+        let options = try ServerOptions.parse(
+            ["--config", config.path], environment: ["DIARY_DATABASE_URL": Self.url, "DIARY_JWT_SECRET": "from the environment"])
+        #expect(options.databaseURL == Self.url)
+        #expect(options.jwtSecret == "from the environment")
+        let fileOnly = try ServerOptions.parse(["--config", config.path], environment: [:])
+        #expect(fileOnly.databaseURL == fromFile)
+        #expect(fileOnly.jwtSecret == "a secret from the file's secret file")
+    }
+
     @Test func aConfigurationFileWithAnUnknownKeyOrAWrongValueIsRefusedWithoutItsValues() throws {
         let typo = try TemporaryFile(#"{"DIARY_DATABSE_URL": "\#(Self.url)"}"#)
         let unknown = #expect(throws: OptionsError.self) { try ServerOptions.parse(["--config", typo.path], environment: [:]) }
