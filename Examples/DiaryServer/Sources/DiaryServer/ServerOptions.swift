@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The server's settings, from command-line flags first and environment variables second.
 struct ServerOptions: Sendable {
@@ -8,6 +9,8 @@ struct ServerOptions: Sendable {
     var inMemory = false
     var testMode = false
     var jwtSecret: String?
+    /// The token keys from `DIARY_JWT_KEYS_FILE` (environment only: the file holds secrets), the signing key first.
+    var jwtKeys: SigningKeySet?
     var accessTokenLifetime: TimeInterval = 15 * 60
     var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
     var passwordHashIterations = 100_000
@@ -30,6 +33,10 @@ struct ServerOptions: Sendable {
     var databaseSchema = "public"
     /// The most connections the main world's pool opens (`DIARY_DATABASE_MAX_CONNECTIONS`).
     var databaseMaxConnections = 20
+    /// The lowest level logged (`DIARY_LOG_LEVEL`: trace, debug, info, notice, warning, error, critical).
+    var logLevel: Logger.Level = .info
+    /// Seconds a SIGTERM or SIGINT waits for the requests in flight before cancelling them (`DIARY_DRAIN_SECONDS`).
+    var drainSeconds = 20
     /// What the server should say at start-up about its options (a secret on the command line).
     var warnings: [String] = []
 
@@ -38,15 +45,22 @@ struct ServerOptions: Sendable {
                            [--access-token-lifetime SECONDS] [--refresh-grace-period SECONDS]
                            [--auth-rate-limit N] [--auth-rate-period SECONDS] [--test-mode] [--exit-on-stdin-close]
                            [--contract-log PATH]
-        environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_JWT_SECRET_FILE, DIARY_TEST_MODE=1,
+        environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_JWT_SECRET_FILE, DIARY_JWT_KEYS_FILE,
+                     DIARY_TEST_MODE=1,
                      DIARY_AUTH_RATE_LIMIT, DIARY_AUTH_RATE_PERIOD,
-                     DIARY_DATABASE_URL, DIARY_DATABASE_URL_FILE, DIARY_DATABASE_SCHEMA, DIARY_DATABASE_MAX_CONNECTIONS
+                     DIARY_DATABASE_URL, DIARY_DATABASE_URL_FILE, DIARY_DATABASE_SCHEMA, DIARY_DATABASE_MAX_CONNECTIONS,
+                     DIARY_LOG_LEVEL, DIARY_DRAIN_SECONDS
         DIARY_DATABASE_URL (postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]), or
         DIARY_DATABASE_URL_FILE naming a file that holds it, runs the server on PostgreSQL 15+ instead of --data-dir:
         the tables go in DIARY_DATABASE_SCHEMA (default public), created or upgraded at start-up; the pool opens at most
         DIARY_DATABASE_MAX_CONNECTIONS (default 20). Several servers may share one database and schema. The URL is
         read from the environment only and never logged. DIARY_JWT_SECRET_FILE names a file holding the token
         signing secret; --jwt-secret works but shows the secret to anyone who can list processes (`ps`).
+        DIARY_JWT_KEYS_FILE names a file of signing keys, one `ID SECRET` a line, the signing key first; tokens name
+        their key (`kid`), so a key listed later still verifies the tokens it signed (docs/Deploying.md, rotation).
+        DIARY_LOG_LEVEL (trace, debug, info, notice, warning, error, critical; default info): one line per request on
+        standard output with its X-Request-ID (docs/Deploying.md, "Logs"). SIGTERM or SIGINT stops accepting
+        connections and waits up to DIARY_DRAIN_SECONDS (default 20) for the requests in flight, then exits 0.
         GET /health answers while the process serves; GET /ready answers 200 once the storage answers a read, else 503.
         --auth-rate-limit N / --auth-rate-period SECONDS: sign-up, sign-in and email-availability requests per client address
         (a token bucket: N at once, N more per period; 10 per 60 s by default; 0 turns it off); more answer 429.
@@ -67,6 +81,13 @@ struct ServerOptions: Sendable {
         if let path = environment["DIARY_JWT_SECRET_FILE"] {
             options.jwtSecret = try secret(fromFile: path, "DIARY_JWT_SECRET_FILE")
         }
+        if let path = environment["DIARY_JWT_KEYS_FILE"] {
+            do {
+                options.jwtKeys = try SigningKeySet.parse(file: try secret(fromFile: path, "DIARY_JWT_KEYS_FILE"))
+            } catch let error as OptionsError where !error.message.hasPrefix("DIARY_JWT_KEYS_FILE") {
+                throw OptionsError(message: "DIARY_JWT_KEYS_FILE: \(error.message)")
+            }
+        }
         if let value = environment["DIARY_DATABASE_URL"], !value.isEmpty { options.databaseURL = value }
         if let path = environment["DIARY_DATABASE_URL_FILE"] {
             options.databaseURL = try secret(fromFile: path, "DIARY_DATABASE_URL_FILE")
@@ -76,6 +97,16 @@ struct ServerOptions: Sendable {
             options.databaseMaxConnections = max(1, try integer(value, "DIARY_DATABASE_MAX_CONNECTIONS"))
         }
         if environment["DIARY_TEST_MODE"] == "1" { options.testMode = true }
+        if let value = environment["DIARY_LOG_LEVEL"], !value.isEmpty {
+            guard let level = Logger.Level(rawValue: value.lowercased()) else {
+                throw OptionsError(
+                    message: "DIARY_LOG_LEVEL must be trace, debug, info, notice, warning, error or critical, got '\(value)'")
+            }
+            options.logLevel = level
+        }
+        if let value = environment["DIARY_DRAIN_SECONDS"] {
+            options.drainSeconds = try integer(value, "DIARY_DRAIN_SECONDS")
+        }
         if let value = environment["DIARY_AUTH_RATE_LIMIT"] { options.authRateLimit = try integer(value, "DIARY_AUTH_RATE_LIMIT") }
         if let value = environment["DIARY_AUTH_RATE_PERIOD"] {
             options.authRatePeriod = TimeInterval(try integer(value, "DIARY_AUTH_RATE_PERIOD"))
@@ -110,6 +141,11 @@ struct ServerOptions: Sendable {
             index += 1
         }
         if options.testMode { options.passwordHashIterations = 100 }
+        if options.jwtKeys != nil, options.jwtSecret != nil {
+            throw OptionsError(
+                message: "DIARY_JWT_KEYS_FILE and a single secret (DIARY_JWT_SECRET_FILE, DIARY_JWT_SECRET, --jwt-secret) "
+                    + "exclude each other: list the secret in the key file (as 'default' for the tokens it signed)")
+        }
         if options.contractLog != nil && !options.testMode {
             throw OptionsError(message: "--contract-log needs --test-mode\n\(usage)")
         }
@@ -187,6 +223,7 @@ extension ServerOptions: CustomStringConvertible {
     /// The options without their secrets: the JWT secret and the database URL are only said to be set.
     var description: String {
         "ServerOptions(hostname: \(hostname), port: \(port), storage: \(storageDescription), testMode: \(testMode), "
-            + "jwtSecret: \(jwtSecret == nil ? "none" : "set"), databaseURL: \(databaseURL == nil ? "none" : "set"))"
+            + "jwtSecret: \(jwtSecret == nil ? "none" : "set"), "
+            + "jwtKeys: \(jwtKeys.map { $0.keys.map(\.id).joined(separator: ",") } ?? "none"), databaseURL: \(databaseURL == nil ? "none" : "set"))"
     }
 }
