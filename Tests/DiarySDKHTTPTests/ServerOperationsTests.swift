@@ -198,3 +198,88 @@ struct ServerKeyRotationTests {
         #expect(try await SessionFixture.refresh(later, untouched.refresh).status == 401)
     }
 }
+
+@Suite("Reference server: metrics")
+struct ServerMetricsTests {
+    /// The metrics endpoint's URL, read from the start-up line `metrics on http://127.0.0.1:PORT/metrics`.
+    static func metricsURL(of server: ReferenceServer) async throws -> URL {
+        let line = try #require(try await OperationsFixture.lines(of: server, containing: ["metrics on http://"]).first)
+        let address = try #require(line.split(separator: " ").last)
+        return try #require(URL(string: String(address)))
+    }
+
+    /// The value of the sample whose name is `name` and whose labels include every one of `labels`.
+    static func sample(_ text: String, _ name: String, _ labels: [String: String]) -> Double? {
+        for line in text.split(separator: "\n") where line.hasPrefix(name + "{") || line.hasPrefix(name + " ") {
+            let pairs = labels.map { "\($0.key)=\"\($0.value)\"" }
+            guard pairs.allSatisfy({ line.contains($0) }), let value = line.split(separator: " ").last else { continue }
+            return Double(value)
+        }
+        return nil
+    }
+
+    static func scrape(_ url: URL) async throws -> (status: Int, text: String, contentType: String?) {
+        let (data, response) = try await URLSession.shared.data(from: url)
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, String(decoding: data, as: UTF8.self), http.value(forHTTPHeaderField: "Content-Type"))
+    }
+
+    @Test func requestsAreCountedAndTimedByRouteAndStatusClassOnTheMetricsPortOnly() async throws {
+        let server = try await ReferenceServer.start(extraArguments: [], environment: ["DIARY_METRICS_PORT": "0"])
+        defer { server.stop() }
+        let metrics = try await Self.metricsURL(of: server)
+        #expect(metrics.port != server.baseURL.port)
+        let client = TestClient(baseURL: server.baseURL)
+        // ReferenceServer.start asked /health once already.
+        for _ in 0..<3 { #expect(try await client.send("GET", "/health").status == 200) }
+        for id in ["00000000-0000-0000-0000-000000000001", "00000000-0000-0000-0000-000000000002"] {
+            #expect(try await client.send("GET", "/v1/diaries/\(id)").status == 401)
+        }
+        try await client.injectFaults([["method": "GET", "path": "/health", "action": "fail", "times": 1]])
+        #expect(try await client.send("GET", "/health").status == 500)
+        #expect(try await client.send("GET", "/no/such/route").status == 404)
+
+        let scraped = try await Self.scrape(metrics)
+        #expect(scraped.status == 200)
+        #expect(scraped.contentType?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = scraped.text
+        let requests = "diary_http_requests_total"
+        #expect(Self.sample(text, requests, ["method": "GET", "route": "/health", "status_class": "2xx"]) == 4, "\(text)")
+        #expect(Self.sample(text, requests, ["method": "GET", "route": "/health", "status_class": "5xx"]) == 1)
+        #expect(Self.sample(text, requests, ["method": "GET", "route": "/v1/diaries/{diaryID}", "status_class": "4xx"]) == 2)
+        #expect(Self.sample(text, requests, ["method": "GET", "route": "unmatched", "status_class": "4xx"]) == 1)
+        #expect(Self.sample(text, requests, ["method": "POST", "route": "/v1/_test/faults", "status_class": "2xx"]) == 1)
+        let duration = "diary_http_request_duration_seconds"
+        #expect(Self.sample(text, duration + "_count", ["route": "/health", "status_class": "2xx"]) == 4)
+        #expect(Self.sample(text, duration + "_bucket", ["route": "/health", "status_class": "2xx", "le": "+Inf"]) == 4)
+        #expect(!text.contains("00000000-0000-0000-0000-000000000001"), "no raw path is a label")
+
+        // The API's port has no /metrics.
+        #expect(try await client.send("GET", "/metrics").status == 404)
+    }
+
+    @Test func withoutAMetricsPortNothingIsServed() async throws {
+        let server = try await ReferenceServer.start(extraArguments: [])
+        defer { server.stop() }
+        #expect(try await TestClient(baseURL: server.baseURL).send("GET", "/metrics").status == 404)
+        #expect(!server.log.contains("metrics on"))
+    }
+
+    @Test(.enabled(if: PostgresReferenceServer.shouldRun, "needs DIARY_TEST_DATABASE_URL (scripts/postgres.sh start)"))
+    func theDatabaseReportsTransactionsAndConnections() async throws {
+        let server = try await PostgresReferenceServer.start(environment: ["DIARY_METRICS_PORT": "0"])
+        defer { server.stop() }
+        let metrics = try await Self.metricsURL(of: server)
+        let client = TestClient(baseURL: server.baseURL)
+        let signedUp = try await SessionFixture.signUp(client, "measured")
+        #expect(try await SessionFixture.me(client, signedUp.access) == 200)
+        let text = try await Self.scrape(metrics).text
+        let transactions = "diary_db_transaction_duration_seconds_count"
+        #expect((Self.sample(text, transactions, ["kind": "write"]) ?? 0) >= 1, "\(text)")
+        #expect((Self.sample(text, transactions, ["kind": "read"]) ?? 0) >= 1, "\(text)")
+        // Nothing is in flight between requests.
+        #expect(Self.sample(text, "diary_db_connections_in_use", [:]) == 0, "\(text)")
+        #expect(Self.sample(text, "diary_db_connections_waiting", [:]) == 0, "\(text)")
+        #expect(Self.sample(text, "diary_db_write_retries_total", [:]) != nil, "\(text)")
+    }
+}

@@ -37,6 +37,10 @@ struct ServerOptions: Sendable {
     var logLevel: Logger.Level = .info
     /// Seconds a SIGTERM or SIGINT waits for the requests in flight before cancelling them (`DIARY_DRAIN_SECONDS`).
     var drainSeconds = 20
+    /// The port of the Prometheus endpoint (`DIARY_METRICS_PORT`); none when `nil`. Never the API's port.
+    var metricsPort: Int?
+    /// The address of the metrics port (`DIARY_METRICS_HOSTNAME`).
+    var metricsHostname = "127.0.0.1"
     /// What the server should say at start-up about its options (a secret on the command line).
     var warnings: [String] = []
 
@@ -49,7 +53,7 @@ struct ServerOptions: Sendable {
                      DIARY_TEST_MODE=1,
                      DIARY_AUTH_RATE_LIMIT, DIARY_AUTH_RATE_PERIOD,
                      DIARY_DATABASE_URL, DIARY_DATABASE_URL_FILE, DIARY_DATABASE_SCHEMA, DIARY_DATABASE_MAX_CONNECTIONS,
-                     DIARY_LOG_LEVEL, DIARY_DRAIN_SECONDS
+                     DIARY_LOG_LEVEL, DIARY_DRAIN_SECONDS, DIARY_METRICS_PORT, DIARY_METRICS_HOSTNAME
         DIARY_DATABASE_URL (postgres://user[:password]@host[:port]/database[?sslmode=disable|prefer|require]), or
         DIARY_DATABASE_URL_FILE naming a file that holds it, runs the server on PostgreSQL 15+ instead of --data-dir:
         the tables go in DIARY_DATABASE_SCHEMA (default public), created or upgraded at start-up; the pool opens at most
@@ -61,6 +65,8 @@ struct ServerOptions: Sendable {
         DIARY_LOG_LEVEL (trace, debug, info, notice, warning, error, critical; default info): one line per request on
         standard output with its X-Request-ID (docs/Deploying.md, "Logs"). SIGTERM or SIGINT stops accepting
         connections and waits up to DIARY_DRAIN_SECONDS (default 20) for the requests in flight, then exits 0.
+        DIARY_METRICS_PORT serves Prometheus metrics at GET /metrics on that port (0 picks one), on
+        DIARY_METRICS_HOSTNAME (default 127.0.0.1); never on the API's port. Off when unset.
         GET /health answers while the process serves; GET /ready answers 200 once the storage answers a read, else 503.
         --auth-rate-limit N / --auth-rate-period SECONDS: sign-up, sign-in and email-availability requests per client address
         (a token bucket: N at once, N more per period; 10 per 60 s by default; 0 turns it off); more answer 429.
@@ -104,6 +110,10 @@ struct ServerOptions: Sendable {
             }
             options.logLevel = level
         }
+        if let value = environment["DIARY_METRICS_PORT"], !value.isEmpty {
+            options.metricsPort = try integer(value, "DIARY_METRICS_PORT")
+        }
+        if let value = environment["DIARY_METRICS_HOSTNAME"], !value.isEmpty { options.metricsHostname = value }
         if let value = environment["DIARY_DRAIN_SECONDS"] {
             options.drainSeconds = try integer(value, "DIARY_DRAIN_SECONDS")
         }

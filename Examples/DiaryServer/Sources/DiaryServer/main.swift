@@ -18,6 +18,8 @@ do {
 }
 LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: options.logLevel) }
 let logger = Logger(label: "diary")
+// Before anything makes a metric (the storage makes its own), so every figure lands in the registry.
+let metricsRegistry = options.metricsPort.map { _ in MetricsEndpoint.bootstrap() }
 for warning in options.warnings {
     logger.warning("\(warning)")
 }
@@ -66,6 +68,7 @@ let api = DiaryAPI(
         limiter: RateLimiter(capacity: options.authRateLimit, period: options.authRatePeriod), testMode: options.testMode))
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
+router.add(middleware: RequestMetricsMiddleware())
 router.add(middleware: ProblemMiddleware())
 api.registerAll(router)
 
@@ -82,12 +85,21 @@ let app = Application(
 
 // SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish (at most the drain time, then
 // they are cancelled), close the storage, exit 0.
+// Services stop in reverse order: the notice, then the API (draining), then the metrics endpoint.
+var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+    .init(service: app),
+    .init(service: ShutdownNotice(drainSeconds: options.drainSeconds, logger: logger), successTerminationBehavior: .ignore),
+]
+if let metricsRegistry, let metricsPort = options.metricsPort {
+    let endpoint = MetricsEndpoint.application(
+        registry: metricsRegistry, hostname: options.metricsHostname, port: metricsPort, logger: frameworkLogger
+    ) { port in
+        logger.notice("metrics on http://\(options.metricsHostname):\(port)/metrics")
+    }
+    services.insert(.init(service: endpoint), at: 0)
+}
 var groupConfiguration = ServiceGroupConfiguration(
-    services: [
-        .init(service: app),
-        .init(service: ShutdownNotice(drainSeconds: options.drainSeconds, logger: logger), successTerminationBehavior: .ignore),
-    ],
-    gracefulShutdownSignals: [.sigterm, .sigint], logger: frameworkLogger)
+    services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: frameworkLogger)
 groupConfiguration.maximumGracefulShutdownDuration = .seconds(options.drainSeconds)
 groupConfiguration.maximumCancellationDuration = .seconds(5)
 var status: Int32 = 0
