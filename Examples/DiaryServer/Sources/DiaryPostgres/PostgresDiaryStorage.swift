@@ -142,9 +142,10 @@ public final class PostgresDiaryStorage: DiaryStorage {
     public func read<Result: Sendable>(
         _ operation: String, _ body: @Sendable (any StorageReader) async throws -> Result
     ) async throws -> Result {
+        let start = ContinuousClock.now
+        defer { metrics.record(.read, since: start) }
         do {
-            return try await metrics.timed(.read) {
-                try await metrics.withConnection(client) { connection in
+            return try await metrics.withConnection(client) { connection in
                 try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 do {
                     let result = try await body(PostgresReader(connection: connection, layout: layout, logger: logger))
@@ -153,7 +154,6 @@ public final class PostgresDiaryStorage: DiaryStorage {
                 } catch {
                     await rollBack(connection)
                     throw error
-                }
                 }
             }
         } catch {

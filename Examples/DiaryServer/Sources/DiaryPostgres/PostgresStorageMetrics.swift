@@ -39,13 +39,6 @@ struct PostgresStorageMetrics: Sendable {
         }
     }
 
-    /// Runs `body`, recording how long it took (failed or not) as a transaction of `kind`.
-    func timed<Result>(_ kind: Kind, _ body: () async throws -> Result) async throws -> Result {
-        let start = ContinuousClock.now
-        defer { record(kind, since: start) }
-        return try await body()
-    }
-
     /// Records a transaction of `kind` that started at `start`.
     func record(_ kind: Kind, since start: ContinuousClock.Instant) {
         Metrics.Timer(
