@@ -1,3 +1,4 @@
+import DiarySDK
 import Foundation
 import Logging
 import Testing
@@ -43,6 +44,28 @@ struct RequestLogTests {
         logger.warning("shown")
         #expect(lines.all.count == 1)
         #expect(lines.all.first?.contains("shown") == true)
+    }
+
+    @Test func aServerFailureLogsItsCauseWithTheRequestIDAndTheProblemHidesIt() throws {
+        let lines = Lines()
+        var logger = Self.logger(lines)
+        logger[metadataKey: "request_id"] = "r-1"
+        let problem = ServerLog.$current.withValue(logger) { Problem(DiaryError.wrapping(InjectedFailure())) }
+        #expect(problem.status == 500)
+        #expect(problem.detail == "the server failed to answer this request")
+        #expect(!String(decoding: problem.json, as: UTF8.self).contains("injected"))
+        let line = try #require(lines.all.first)
+        #expect(lines.all.count == 1)
+        #expect(line.contains(" error diary.test: server failure: "))
+        #expect(line.contains(#"cause="injected internal failure (fault rule 'fail')""#), "\(line)")
+        #expect(line.contains("request_id=r-1"))
+    }
+
+    @Test func aClientErrorLogsNothing() {
+        let lines = Lines()
+        let problem = ServerLog.$current.withValue(Self.logger(lines)) { Problem(DiaryError.notFound("diary 1")) }
+        #expect(problem.status == 404)
+        #expect(lines.all.isEmpty)
     }
 
     @Test func aSaneIncomingRequestIDIsKept() {
