@@ -14,7 +14,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.5.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
     ],
     targets: [
         .executableTarget(
@@ -28,6 +31,10 @@ let package = Package(
                 // DIARY_DATABASE_URL runs the server's worlds on PostgreSQL.
                 "DiaryPostgres",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Request and database figures, served for Prometheus on DIARY_METRICS_PORT.
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -42,6 +49,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                // Transaction durations, pool waits and write retries (PostgresClient reports none itself).
+                .product(name: "Metrics", package: "swift-metrics"),
                 // Only for ConnectionPoolError, which PostgresClient throws when no connection can be made.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             ]
@@ -63,7 +72,13 @@ let package = Package(
         // over loopback by the SDK's Tests/DiarySDKHTTPTests.
         .testTarget(
             name: "DiaryServerTests",
-            dependencies: ["DiaryServer", .product(name: "NIOCore", package: "swift-nio")]
+            dependencies: [
+                "DiaryServer",
+                .product(name: "NIOCore", package: "swift-nio"),
+                // Tokens signed by hand (a forged key id, a token from before key ids).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

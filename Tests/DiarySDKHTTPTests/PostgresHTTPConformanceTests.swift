@@ -18,14 +18,16 @@ enum PostgresReferenceServer {
     }
 
     /// Starts a server whose main world lives in `schema` of the test database.
-    static func start(schema: String = freshSchema(), extraArguments: [String] = []) async throws -> ReferenceServer {
+    static func start(
+        schema: String = freshSchema(), extraArguments: [String] = [], environment: [String: String] = [:]
+    ) async throws -> ReferenceServer {
         guard let databaseURL else {
             throw ServerError("CI=true but DIARY_TEST_DATABASE_URL is not set: the PostgreSQL HTTP tests cannot run")
         }
         return try await ReferenceServer.start(
             extraArguments: extraArguments,
             environment: ["DIARY_DATABASE_URL": databaseURL, "DIARY_DATABASE_SCHEMA": schema,
-                          "DIARY_DATABASE_MAX_CONNECTIONS": "4"])
+                          "DIARY_DATABASE_MAX_CONNECTIONS": "4"].merging(environment) { _, added in added })
     }
 
     /// The server the conformance suite shares (each check in a world, so a schema, of its own).

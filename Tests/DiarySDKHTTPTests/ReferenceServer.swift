@@ -64,9 +64,11 @@ final class ReferenceServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = binary
         let storageArguments = environment["DIARY_DATABASE_URL"] == nil ? ["--data-dir", dataDirectory.path] : []
+        // A server given a key file (DIARY_JWT_KEYS_FILE) signs with those keys, and a single secret would conflict.
+        let secretArguments = environment["DIARY_JWT_KEYS_FILE"] == nil ? ["--jwt-secret", jwtSecret] : []
         process.arguments = ["--hostname", "127.0.0.1", "--port", "0"] + storageArguments + [
-            "--test-mode", "--exit-on-stdin-close", "--jwt-secret", jwtSecret,
-        ] + extraArguments
+            "--test-mode", "--exit-on-stdin-close",
+        ] + secretArguments + extraArguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }
@@ -94,6 +96,16 @@ final class ReferenceServer: @unchecked Sendable {
         }
         process.terminate()
         throw ServerError("the server did not start listening within 60 s")
+    }
+
+    /// The server's exit status, or `nil` while it runs.
+    var exitStatus: Int32? {
+        process.isRunning ? nil : process.terminationStatus
+    }
+
+    /// What the server has written to standard output so far.
+    var log: String {
+        (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
     }
 
     /// Stops the server now (a test that starts servers of its own).

@@ -56,7 +56,7 @@ struct ServerStartupTests {
     @Test func theSecretFlagWarns() async throws {
         let (output, _) = try await Self.run(
             ["--in-memory", "--port", "0", "--jwt-secret", "flag-secret-value"], until: "listening on")
-        #expect(output.contains("warning: --jwt-secret"))
+        #expect(output.contains(" warning diary: --jwt-secret"), "a warning-level line about the flag")
         #expect(!output.contains("flag-secret-value"))
     }
 

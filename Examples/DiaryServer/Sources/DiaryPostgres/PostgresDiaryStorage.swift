@@ -38,6 +38,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
     let logger: Logger
     private let feed: PostgresChangeFeed
     private let tasks: NIOLockedValueBox<[Task<Void, Never>]>
+    private let metrics = PostgresStorageMetrics()
 
     private init(
         configuration: Configuration, layout: PostgresSchemaLayout, client: PostgresClient, feed: PostgresChangeFeed,
@@ -151,8 +152,10 @@ public final class PostgresDiaryStorage: DiaryStorage {
     public func read<Result: Sendable>(
         _ operation: String, _ body: @Sendable (any StorageReader) async throws -> Result
     ) async throws -> Result {
+        let start = ContinuousClock.now
+        defer { metrics.record(.read, since: start) }
         do {
-            return try await client.withConnection { connection in
+            return try await metrics.withConnection(client) { connection in
                 try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
                 do {
                     let result = try await body(PostgresReader(connection: connection, layout: layout, logger: logger))
@@ -174,14 +177,17 @@ public final class PostgresDiaryStorage: DiaryStorage {
         do {
             var attempt = 1
             var outcome: (result: Result, changed: Bool)?
+            let start = ContinuousClock.now
+            defer { metrics.record(.write, since: start) }
             while outcome == nil {
                 do {
-                    outcome = try await client.withConnection { connection in try await attemptWrite(body, on: connection) }
+                    outcome = try await metrics.withConnection(client) { connection in try await attemptWrite(body, on: connection) }
                 } catch let failure as RuleFailure {
                     throw failure.error
                 } catch where DiaryError.isRetryablePostgresError(error) && attempt < configuration.writeAttempts {
                     // The connection goes back to the pool while this writer waits.
                     logger.debug("write conflicted; running it again", metadata: ["operation": "\(operation)", "attempt": "\(attempt)"])
+                    metrics.retried()
                     try await Task.sleep(for: Self.backOff(afterAttempt: attempt))
                     attempt += 1
                 }

@@ -1,6 +1,7 @@
 import DiarySDK
 import Foundation
 import Hummingbird
+import Logging
 
 /// The body of `GET /health` and of a ready `GET /ready`.
 struct ProbeStatus: Codable, Sendable {
@@ -25,7 +26,7 @@ extension DiaryAPI {
             try await backend.checkReady()
         } catch {
             let code = (error as? DiaryError)?.code.rawValue ?? "unknown"
-            writeLogLine("not ready: the storage did not answer a read (\(code))")
+            ServerLog.current.warning("not ready: the storage did not answer a read", metadata: ["code": .string(code)])
             throw DiaryError(.unavailable, "the storage does not answer", retryAfter: 1)
         }
         return try .ok(ProbeStatus(status: "ready"))

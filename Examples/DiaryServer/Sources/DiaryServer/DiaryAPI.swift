@@ -93,6 +93,7 @@ struct DiaryAPI: Sendable {
         var request = request
         let method = request.method.rawValue
         var dropResponse = false
+        var fail = false
         if options.testMode, let fault = world.faults.take(method: method, path: request.uri.path) {
             switch fault.action {
             case .status:
@@ -111,6 +112,8 @@ struct DiaryAPI: Sendable {
                 malformed = true
             case .dropResponse:
                 dropResponse = true
+            case .fail:
+                fail = true
             }
         }
         do {
@@ -125,6 +128,7 @@ struct DiaryAPI: Sendable {
                 sessionID = verified.sid
             }
             requestBody = try await RequestLimits.readBody(of: &request, policy)
+            if fail { throw InjectedFailure() }
             world.stats.withLock { $0.requests["\(method) \(route.path)", default: 0] += 1 }
             let call = Call(
                 request: request, context: context, world: world, userID: userID, sessionID: sessionID,

@@ -29,6 +29,9 @@ struct FaultRule: Codable, Sendable {
         case dropResponse
         /// Run the request, then answer with a body that is not JSON.
         case malformed
+        /// Fail inside the request, after authentication, with an internal error (a 500): its text goes to the
+        /// server's log with the request id, never to the client.
+        case fail
     }
 }
 

@@ -1,6 +1,7 @@
 @_spi(Storage) import DiaryPostgres
 import DiarySDK
 import Foundation
+import Logging
 
 /// Upkeep of what only grows while the server runs: sessions whose refresh token has expired (a row each on
 /// PostgreSQL, an entry in the sessions file on the file store), and on PostgreSQL the change log that carries every
@@ -33,7 +34,7 @@ enum Maintenance {
     /// Runs a round every ``ServerOptions/maintenanceInterval`` (the first one interval after start-up, each a
     /// random tenth earlier or later, so instances started together spread out) until the task is cancelled.
     /// A failed round is logged and the next one runs as planned.
-    static func run(on world: World, options: ServerOptions) async {
+    static func run(on world: World, options: ServerOptions, logger: Logger) async {
         guard options.maintenanceInterval > 0 else { return }
         while !Task.isCancelled {
             let delay = options.maintenanceInterval * Double.random(in: 0.9...1.1)
@@ -46,10 +47,12 @@ enum Maintenance {
             do {
                 let report = try await perform(on: world, now: Date(), options: options)
                 if report != Report() {
-                    writeLogLine("maintenance: ended \(report.sessions) expired sessions, deleted \(report.changeLogRows) change log rows")
+                    logger.info("maintenance", metadata: [
+                        "expired_sessions": "\(report.sessions)", "change_log_rows": "\(report.changeLogRows)",
+                    ])
                 }
             } catch {
-                writeLogLine("maintenance failed: \(error)")
+                logger.error("maintenance failed", metadata: ["cause": "\(error)"])
             }
         }
     }

@@ -1,5 +1,6 @@
 import DiarySDK
 import Foundation
+import Logging
 
 /// An `application/problem+json` document (RFC 9457) carrying the SDK's error code.
 struct Problem: Codable, Sendable {
@@ -20,8 +21,8 @@ struct Problem: Codable, Sendable {
         self.type = "https://diarysdk.dev/problems/\(error.code.rawValue.replacingOccurrences(of: "_", with: "-"))"
         self.title = Self.title(for: error.code)
         self.status = status
+        if status >= 500 { Self.logCause(of: error, status: status) }
         if error.underlying != nil, error.code == .server {
-            writeLogLine("internal error: \(error.message)")
             self.detail = "the server failed to answer this request"
         } else {
             self.detail = error.message
@@ -31,6 +32,14 @@ struct Problem: Codable, Sendable {
         self.reason = error.reason?.rawValue
         self.retryAfter = error.retryAfter
         self.hint = error == TokenService.expiredAccess ? "token_expired" : nil
+    }
+
+    /// Logs why the server answers a 5xx, with the request's id (``ServerLog/current``): the error's message and its
+    /// underlying error's description, which the client never reads.
+    private static func logCause(of error: DiaryError, status: Int) {
+        var metadata: Logger.Metadata = ["status": .stringConvertible(status), "code": .string(error.code.rawValue)]
+        if let underlying = error.underlying { metadata["cause"] = .string(String(describing: underlying)) }
+        ServerLog.current.error("server failure: \(error.message)", metadata: metadata)
     }
 
     /// The HTTP status for an error code (docs/openapi.yaml, "Errors").

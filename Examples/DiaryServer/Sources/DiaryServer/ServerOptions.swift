@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// The server's settings, from command-line flags first and environment variables second.
 struct ServerOptions: Sendable {
@@ -8,6 +9,8 @@ struct ServerOptions: Sendable {
     var inMemory = false
     var testMode = false
     var jwtSecret: String?
+    /// The token keys from `DIARY_JWT_KEYS_FILE` (environment only: the file holds secrets), the signing key first.
+    var jwtKeys: SigningKeySet?
     var accessTokenLifetime: TimeInterval = 15 * 60
     var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
     var passwordHashIterations = 100_000
@@ -39,18 +42,31 @@ struct ServerOptions: Sendable {
     var trustedProxies: [AddressBlock] = []
     /// The configuration file read, if any (`--config` or `DIARY_CONFIG_FILE`).
     var configFile: URL?
+    /// The lowest level logged (`DIARY_LOG_LEVEL`: trace, debug, info, notice, warning, error, critical).
+    var logLevel: Logger.Level = .info
+    /// Seconds a SIGTERM or SIGINT waits for the requests in flight before cancelling them (`DIARY_DRAIN_SECONDS`).
+    var drainSeconds = 20
+    /// The port of the Prometheus endpoint (`DIARY_METRICS_PORT`); none when `nil`. Never the API's port.
+    var metricsPort: Int?
+    /// The address of the metrics port (`DIARY_METRICS_HOSTNAME`).
+    var metricsHostname = "127.0.0.1"
     /// What the server should say at start-up about its options (a secret on the command line).
     var warnings: [String] = []
 
-    /// The settings that may also come from a file named by a `_FILE` variable (which wins over the plain one).
-    static let secretFilePairs = [("DIARY_DATABASE_URL", "DIARY_DATABASE_URL_FILE"), ("DIARY_JWT_SECRET", "DIARY_JWT_SECRET_FILE")]
+    /// Variables that give one setting in different forms (a value, a file holding it, a key file): one of them in
+    /// the environment overrides all of them in a configuration file.
+    static let settingForms = [
+        ["DIARY_DATABASE_URL", "DIARY_DATABASE_URL_FILE"],
+        ["DIARY_JWT_SECRET", "DIARY_JWT_SECRET_FILE", "DIARY_JWT_KEYS_FILE"],
+    ]
 
     /// The environment variables the server reads, which are also the keys a configuration file may hold.
     static let environmentKeys: Set<String> = [
         "DIARY_HOSTNAME", "DIARY_PORT", "DIARY_DATA_DIR", "DIARY_JWT_SECRET", "DIARY_JWT_SECRET_FILE", "DIARY_TEST_MODE",
         "DIARY_AUTH_RATE_LIMIT", "DIARY_AUTH_RATE_PERIOD", "DIARY_DATABASE_URL", "DIARY_DATABASE_URL_FILE",
         "DIARY_DATABASE_SCHEMA", "DIARY_DATABASE_MAX_CONNECTIONS", "DIARY_CHANGE_LOG_RETENTION", "DIARY_MAINTENANCE_INTERVAL",
-        "DIARY_TRUSTED_PROXIES",
+        "DIARY_TRUSTED_PROXIES", "DIARY_JWT_KEYS_FILE", "DIARY_LOG_LEVEL", "DIARY_DRAIN_SECONDS", "DIARY_METRICS_PORT",
+        "DIARY_METRICS_HOSTNAME",
     ]
 
     static let usage = """
@@ -58,9 +74,11 @@ struct ServerOptions: Sendable {
                            [--access-token-lifetime SECONDS] [--refresh-grace-period SECONDS]
                            [--auth-rate-limit N] [--auth-rate-period SECONDS] [--test-mode] [--exit-on-stdin-close]
                            [--contract-log PATH] [--config FILE]
-        environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_JWT_SECRET_FILE, DIARY_TEST_MODE=1,
+        environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_JWT_SECRET_FILE, DIARY_JWT_KEYS_FILE,
+                     DIARY_TEST_MODE=1,
                      DIARY_AUTH_RATE_LIMIT, DIARY_AUTH_RATE_PERIOD,
                      DIARY_DATABASE_URL, DIARY_DATABASE_URL_FILE, DIARY_DATABASE_SCHEMA, DIARY_DATABASE_MAX_CONNECTIONS,
+                     DIARY_LOG_LEVEL, DIARY_DRAIN_SECONDS, DIARY_METRICS_PORT, DIARY_METRICS_HOSTNAME,
                      DIARY_CHANGE_LOG_RETENTION, DIARY_MAINTENANCE_INTERVAL, DIARY_TRUSTED_PROXIES, DIARY_CONFIG_FILE
         --config FILE (or DIARY_CONFIG_FILE) reads a JSON object whose keys are the variables above, for example
         {"DIARY_PORT": 8080, "DIARY_DATABASE_URL_FILE": "/run/secrets/db"}; a variable set in the environment wins
@@ -71,6 +89,13 @@ struct ServerOptions: Sendable {
         DIARY_DATABASE_MAX_CONNECTIONS (default 20). Several servers may share one database and schema. The URL is
         read from the environment only and never logged. DIARY_JWT_SECRET_FILE names a file holding the token
         signing secret; --jwt-secret works but shows the secret to anyone who can list processes (`ps`).
+        DIARY_JWT_KEYS_FILE names a file of signing keys, one `ID SECRET` a line, the signing key first; tokens name
+        their key (`kid`), so a key listed later still verifies the tokens it signed (docs/Deploying.md, rotation).
+        DIARY_LOG_LEVEL (trace, debug, info, notice, warning, error, critical; default info): one line per request on
+        standard output with its X-Request-ID (docs/Deploying.md, "Logs"). SIGTERM or SIGINT stops accepting
+        connections and waits up to DIARY_DRAIN_SECONDS (default 20) for the requests in flight, then exits 0.
+        DIARY_METRICS_PORT serves Prometheus metrics at GET /metrics on that port (0 picks one), on
+        DIARY_METRICS_HOSTNAME (default 127.0.0.1); never on the API's port. Off when unset.
         GET /health answers while the process serves; GET /ready answers 200 once the storage answers a read, else 503.
         Every DIARY_MAINTENANCE_INTERVAL seconds (default 3600; 0: never) the server deletes PostgreSQL change log rows
         older than DIARY_CHANGE_LOG_RETENTION seconds (default 604800, 7 days).
@@ -99,10 +124,9 @@ struct ServerOptions: Sendable {
         if let configPath {
             options.configFile = URL(fileURLWithPath: configPath)
             var fromFile = try configuration(fromFile: configPath)
-            // A setting and its `_FILE` form are one setting: either in the environment overrides both in the file.
-            for (plain, file) in secretFilePairs where processEnvironment[plain] != nil || processEnvironment[file] != nil {
-                fromFile[plain] = nil
-                fromFile[file] = nil
+            // A setting's forms (`X`, `X_FILE`) are one setting: any of them in the environment overrides all in the file.
+            for forms in settingForms where forms.contains(where: { processEnvironment[$0] != nil }) {
+                for form in forms { fromFile[form] = nil }
             }
             environment = fromFile.merging(processEnvironment) { _, fromEnvironment in fromEnvironment }
         }
@@ -113,6 +137,13 @@ struct ServerOptions: Sendable {
         if let path = environment["DIARY_JWT_SECRET_FILE"] {
             options.jwtSecret = try secret(fromFile: path, "DIARY_JWT_SECRET_FILE")
         }
+        if let path = environment["DIARY_JWT_KEYS_FILE"] {
+            do {
+                options.jwtKeys = try SigningKeySet.parse(file: try secret(fromFile: path, "DIARY_JWT_KEYS_FILE"))
+            } catch let error as OptionsError where !error.message.hasPrefix("DIARY_JWT_KEYS_FILE") {
+                throw OptionsError(message: "DIARY_JWT_KEYS_FILE: \(error.message)")
+            }
+        }
         if let value = environment["DIARY_DATABASE_URL"], !value.isEmpty { options.databaseURL = value }
         if let path = environment["DIARY_DATABASE_URL_FILE"] {
             options.databaseURL = try secret(fromFile: path, "DIARY_DATABASE_URL_FILE")
@@ -122,6 +153,20 @@ struct ServerOptions: Sendable {
             options.databaseMaxConnections = max(1, try integer(value, "DIARY_DATABASE_MAX_CONNECTIONS"))
         }
         if environment["DIARY_TEST_MODE"] == "1" { options.testMode = true }
+        if let value = environment["DIARY_LOG_LEVEL"], !value.isEmpty {
+            guard let level = Logger.Level(rawValue: value.lowercased()) else {
+                throw OptionsError(
+                    message: "DIARY_LOG_LEVEL must be trace, debug, info, notice, warning, error or critical, got '\(value)'")
+            }
+            options.logLevel = level
+        }
+        if let value = environment["DIARY_METRICS_PORT"], !value.isEmpty {
+            options.metricsPort = try integer(value, "DIARY_METRICS_PORT")
+        }
+        if let value = environment["DIARY_METRICS_HOSTNAME"], !value.isEmpty { options.metricsHostname = value }
+        if let value = environment["DIARY_DRAIN_SECONDS"] {
+            options.drainSeconds = try integer(value, "DIARY_DRAIN_SECONDS")
+        }
         if let value = environment["DIARY_AUTH_RATE_LIMIT"] { options.authRateLimit = try integer(value, "DIARY_AUTH_RATE_LIMIT") }
         if let value = environment["DIARY_AUTH_RATE_PERIOD"] {
             options.authRatePeriod = TimeInterval(try integer(value, "DIARY_AUTH_RATE_PERIOD"))
@@ -172,6 +217,11 @@ struct ServerOptions: Sendable {
             index += 1
         }
         if options.testMode { options.passwordHashIterations = 100 }
+        if options.jwtKeys != nil, options.jwtSecret != nil {
+            throw OptionsError(
+                message: "DIARY_JWT_KEYS_FILE and a single secret (DIARY_JWT_SECRET_FILE, DIARY_JWT_SECRET, --jwt-secret) "
+                    + "exclude each other: list the secret in the key file (as 'default' for the tokens it signed)")
+        }
         if options.contractLog != nil && !options.testMode {
             throw OptionsError(message: "--contract-log needs --test-mode\n\(usage)")
         }
@@ -288,6 +338,7 @@ extension ServerOptions: CustomStringConvertible {
     /// The options without their secrets: the JWT secret and the database URL are only said to be set.
     var description: String {
         "ServerOptions(hostname: \(hostname), port: \(port), storage: \(storageDescription), testMode: \(testMode), "
-            + "jwtSecret: \(jwtSecret == nil ? "none" : "set"), databaseURL: \(databaseURL == nil ? "none" : "set"))"
+            + "jwtSecret: \(jwtSecret == nil ? "none" : "set"), "
+            + "jwtKeys: \(jwtKeys.map { $0.keys.map(\.id).joined(separator: ",") } ?? "none"), databaseURL: \(databaseURL == nil ? "none" : "set"))"
     }
 }

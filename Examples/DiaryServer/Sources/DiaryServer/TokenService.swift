@@ -37,16 +37,16 @@ final class TokenService: Sendable {
     /// The error for an expired access token; its problem document carries `"hint": "token_expired"`.
     static let expiredAccess = DiaryError(.unauthenticated, "the access token has expired")
 
-    private let keyBytes: [UInt8]
-    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
+    private let keys: SigningKeySet
     private let accessLifetime: TimeInterval
     private let refreshLifetime: TimeInterval
     private let refreshGracePeriod: TimeInterval
     private let sessions: any ServerSessionStore
     private static let ended = DiaryError(.unauthenticated, "the session has ended; sign in again")
 
-    init(key: [UInt8], options: ServerOptions, sessions: any ServerSessionStore = InMemoryServerSessionStore()) {
-        self.keyBytes = key
+    /// A token service signing with the key set's first key and checking with the key its token names.
+    init(keys: SigningKeySet, options: ServerOptions, sessions: any ServerSessionStore = InMemoryServerSessionStore()) {
+        self.keys = keys
         self.accessLifetime = options.accessTokenLifetime
         self.refreshLifetime = options.refreshTokenLifetime
         self.refreshGracePeriod = options.refreshGracePeriod
@@ -136,6 +136,11 @@ final class TokenService: Sendable {
         try await sessions.removeAll(of: userID)
     }
 
+    /// A token service with one key, under ``SigningKeySet/defaultKeyID``.
+    convenience init(key: [UInt8], options: ServerOptions, sessions: any ServerSessionStore = InMemoryServerSessionStore()) {
+        self.init(keys: SigningKeySet(secret: key), options: options, sessions: sessions)
+    }
+
     // MARK: - JWT
 
     /// A signed pair for a session, and its access token's id.
@@ -157,25 +162,33 @@ final class TokenService: Sendable {
         return (pair, access.jti)
     }
 
+    /// A token for the claims, signed with the signing key and naming it in the header's `kid`.
     func sign(_ claims: Claims) -> String {
-        let header = Self.base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+        let signing = keys.signing
+        // The id is letters, digits, '-', '_' and '.' only (SigningKeySet checks), so it needs no JSON escaping.
+        let header = Self.base64URL(Data(#"{"alg":"HS256","kid":"\#(signing.id)","typ":"JWT"}"#.utf8))
         // Sorted keys: the same claims give the same token in any process (a replayed refresh signs its pair again).
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let payload = Self.base64URL((try? encoder.encode(claims)) ?? Data())
         let input = header + "." + payload
-        let signature = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: key)
+        let signature = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: signing.secret))
         return input + "." + Self.base64URL(Data(signature))
     }
 
+    /// The claims of a token this service signed with a key it still lists (the header's `kid`; a token without
+    /// one is checked with the ``SigningKeySet/defaultKeyID`` key).
     private func verify(_ token: String, type: String) throws -> Claims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         let invalid = DiaryError(.unauthenticated, "the token is not valid")
         guard parts.count == 3, let headerData = Self.data(base64URL: String(parts[0])),
             let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
             header["alg"] as? String == "HS256",
+            header["kid"] == nil || header["kid"] is String,
+            let key = keys.key(id: header["kid"] as? String),
             let signature = Self.data(base64URL: String(parts[2])),
-            HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key),
+            HMAC<SHA256>.isValidAuthenticationCode(
+                signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: SymmetricKey(data: key.secret)),
             let payload = Self.data(base64URL: String(parts[1])),
             let claims = try? JSONDecoder().decode(Claims.self, from: payload), claims.typ == type
         else { throw invalid }

@@ -47,21 +47,21 @@ struct WorldStats: Codable, Sendable {
 final class WorldRegistry: Sendable {
     private let worlds = Protected<[String: World]>([:])
     private let makeBackend: @Sendable (String, ManualClock?) async throws -> WorldStorage
-    private let signingKey: [UInt8]
+    private let signingKeys: SigningKeySet
     private let options: ServerOptions
     /// The world used when a request names none.
     let main: World
 
-    init(options: ServerOptions, signingKey: [UInt8],
+    init(options: ServerOptions, signingKeys: SigningKeySet,
          makeBackend: @escaping @Sendable (String, ManualClock?) async throws -> WorldStorage) async throws {
         self.options = options
-        self.signingKey = signingKey
+        self.signingKeys = signingKeys
         self.makeBackend = makeBackend
         let clock = options.testMode ? ManualClock(Date()) : nil
         let storage = try await makeBackend("main", clock)
         main = World(
             id: "main", backend: storage.backend, manualClock: clock,
-            tokens: TokenService(key: signingKey, options: options, sessions: storage.sessions),
+            tokens: TokenService(keys: signingKeys, options: options, sessions: storage.sessions),
             idempotency: storage.idempotency)
     }
 
@@ -72,7 +72,7 @@ final class WorldRegistry: Sendable {
         let storage = try await makeBackend(id, clock)
         let world = World(
             id: id, backend: storage.backend, manualClock: clock,
-            tokens: TokenService(key: signingKey, options: options, sessions: storage.sessions),
+            tokens: TokenService(keys: signingKeys, options: options, sessions: storage.sessions),
             idempotency: storage.idempotency, recordsContract: recordsContract)
         worlds.withLock { $0[id] = world }
         return world

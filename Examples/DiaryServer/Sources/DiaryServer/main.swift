@@ -3,6 +3,8 @@ import DiarySDKConformance
 import DiarySDKInMemory
 import Foundation
 import Hummingbird
+import Logging
+import ServiceLifecycle
 
 let options: ServerOptions
 do {
@@ -14,14 +16,19 @@ do {
     FileHandle.standardError.write(Data("\(error)\n".utf8))
     exit(2)
 }
+LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: options.logLevel) }
+let logger = Logger(label: "diary")
+// Before anything makes a metric (the storage makes its own), so every figure lands in the registry.
+let metricsRegistry = options.metricsPort.map { _ in MetricsEndpoint.bootstrap() }
 for warning in options.warnings {
-    writeLogLine("warning: \(warning)")
+    logger.warning("\(warning)")
 }
 
-let signingKey: [UInt8] =
-    options.jwtSecret.map { Array($0.utf8) } ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) }
-if options.jwtSecret == nil {
-    writeLogLine("no DIARY_JWT_SECRET_FILE / DIARY_JWT_SECRET / --jwt-secret given: using a random key, so tokens end when the server stops and no other instance honours them")
+let signingKeys =
+    options.jwtKeys ?? SigningKeySet(
+        secret: options.jwtSecret.map { Array($0.utf8) } ?? (0..<32).map { _ in UInt8.random(in: .min ... .max) })
+if options.jwtKeys == nil && options.jwtSecret == nil {
+    logger.warning("no DIARY_JWT_SECRET_FILE / DIARY_JWT_SECRET / --jwt-secret given: using a random key, so tokens end when the server stops and no other instance honours them")
 }
 let verifier: (any IdentityTokenVerifier)? = options.testMode ? ConformanceIdentityTokenVerifier() : nil
 let engineConfiguration = DiaryEngine.Configuration(
@@ -29,8 +36,10 @@ let engineConfiguration = DiaryEngine.Configuration(
 
 let registry: WorldRegistry
 do {
-    writeLogLine("storage: \(options.storageDescription)")
-    registry = try await WorldRegistry(options: options, signingKey: signingKey) { name, clock in
+    logger.info("storage: \(options.storageDescription)")
+    logger.info(
+        "tokens: signed with key '\(signingKeys.signing.id)'; verified with \(signingKeys.keys.map { "'\($0.id)'" }.joined(separator: ", "))")
+    registry = try await WorldRegistry(options: options, signingKeys: signingKeys) { name, clock in
         try await makeStorage(options: options, world: name, clock: clock, engine: engineConfiguration)
     }
 } catch {
@@ -71,16 +80,49 @@ let api = DiaryAPI(
     authRateLimit: AuthRateLimit(limiter: authLimiter, testMode: options.testMode, trustedProxies: options.trustedProxies))
 let router = Router(context: DiaryRequestContext.self)
 router.add(middleware: RequestLogMiddleware())
+router.add(middleware: RequestMetricsMiddleware())
 router.add(middleware: ProblemMiddleware())
 api.registerAll(router)
 
+// Hummingbird's own lines (its start-up line repeats ours) only from warnings up.
+var frameworkLogger = Logger(label: "diary.hummingbird")
+frameworkLogger.logLevel = max(options.logLevel, .warning)
 let app = Application(
     router: router,
     configuration: .init(address: .hostname(options.hostname, port: options.port), serverName: "DiaryServer"),
     onServerRunning: { channel in
-        writeLogLine("DiaryServer listening on \(options.hostname):\(channel.localAddress?.port ?? options.port)")
-    })
-let maintenance = Task { await Maintenance.run(on: registry.main, options: options) }
-try await app.runService()
+        logger.notice("DiaryServer listening on \(options.hostname):\(channel.localAddress?.port ?? options.port)")
+    },
+    logger: frameworkLogger)
+
+// SIGTERM or SIGINT: stop accepting connections, let the requests in flight finish (at most the drain time, then
+// they are cancelled), close the storage, exit 0.
+// Services stop in reverse order: the notice, then the API (draining), then the metrics endpoint.
+var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+    .init(service: app),
+    .init(service: ShutdownNotice(drainSeconds: options.drainSeconds, logger: logger), successTerminationBehavior: .ignore),
+]
+if let metricsRegistry, let metricsPort = options.metricsPort {
+    let endpoint = MetricsEndpoint.application(
+        registry: metricsRegistry, hostname: options.metricsHostname, port: metricsPort, logger: frameworkLogger
+    ) { port in
+        logger.notice("metrics on http://\(options.metricsHostname):\(port)/metrics")
+    }
+    services.insert(.init(service: endpoint), at: 0)
+}
+var groupConfiguration = ServiceGroupConfiguration(
+    services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: frameworkLogger)
+groupConfiguration.maximumGracefulShutdownDuration = .seconds(options.drainSeconds)
+groupConfiguration.maximumCancellationDuration = .seconds(5)
+var status: Int32 = 0
+let maintenance = Task { await Maintenance.run(on: registry.main, options: options, logger: logger) }
+do {
+    try await ServiceGroup(configuration: groupConfiguration).run()
+} catch {
+    logger.error("the server stopped on an error: \(error)")
+    status = 1
+}
 maintenance.cancel()
 await registry.closeAll()
+logger.notice("stopped")
+exit(status)
