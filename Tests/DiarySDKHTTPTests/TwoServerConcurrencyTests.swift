@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// The invariants a shared database must keep when the writes that race come through two server processes:
-/// each test starts two servers on one fresh schema and splits concurrent requests between them.
-@Suite("Two reference servers on one PostgreSQL schema, under concurrent writes",
+/// each test starts two servers on one fresh schema and splits concurrent requests between them. The tests run one
+/// at a time, so that the races are between the requests of one test and the pools stay small.
+@Suite("Two reference servers on one PostgreSQL schema, under concurrent writes", .serialized,
        .enabled(if: PostgresReferenceServer.shouldRun, "needs DIARY_TEST_DATABASE_URL (scripts/postgres.sh start)"))
 struct TwoServerConcurrencyTests {
     @Test func fiftyUsersLikingOnePostThroughBothServersCountFiftyAndEachSeesTheirOwnLike() async throws {
