@@ -15,9 +15,9 @@ enum TwoServerPair {
 
     private static let starting = Task { try await TwoServers.start() }
 
-    /// Worlds open at once: each holds up to two connections on each server, and the other PostgreSQL suites run
-    /// beside this one, all under the test cluster's `max_connections` (200).
-    static let worlds = WorldBudget(limit: 8)
+    /// Worlds open at once: the budget of the one-server PostgreSQL suite, shared, so that the two suites running
+    /// side by side hold no more worlds (and load the machine no more) than that one did alone.
+    static var worlds: WorldBudget { PostgresReferenceServer.worlds }
 }
 
 struct TwoServerHarness: ConformanceHarness {
