@@ -30,6 +30,9 @@ struct TwoServers: Sendable {
         for server in servers { server.stop() }
     }
 
+    // Devices never retry: a retry may land on the other server, whose idempotency records are its own (a known
+    // limit of several instances, docs/Deploying.md "Not done yet"), so a retried write could run twice.
+
     /// A signed-out device talking to server `index % 2` only.
     func device(on index: Int) -> DiaryRepositories {
         HTTPBackend(configuration: .init(baseURL: servers[index % 2].baseURL, retry: RetryPolicy(maximumAttempts: 1))).repositories
