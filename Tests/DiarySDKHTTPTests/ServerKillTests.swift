@@ -15,82 +15,84 @@ struct ServerKillTests {
     }
 
     @Test func everyAcknowledgedWriteSurvivesASigkillAndNoneIsHalfWritten() async throws {
-        let schema = PostgresReferenceServer.freshSchema()
-        let server = try await PostgresReferenceServer.start(schema: schema, extraArguments: ["--auth-rate-limit", "0"])
-        let client = TestClient(baseURL: server.baseURL)
-        let token = try await SessionFixture.signUp(client, "writer").access
-        let seed = try Self.id(try await client.send("POST", "/v1/posts", body: Self.post("seed"), token: token))
+        try await PostgresReferenceServer.worlds.exclusively {
+            let schema = PostgresReferenceServer.freshSchema()
+            let server = try await PostgresReferenceServer.start(schema: schema, extraArguments: ["--auth-rate-limit", "0"])
+            let client = TestClient(baseURL: server.baseURL)
+            let token = try await SessionFixture.signUp(client, "writer").access
+            let seed = try Self.id(try await client.send("POST", "/v1/posts", body: Self.post("seed"), token: token))
 
-        // Sixteen writers send posts and comments back to back; once 60 are acknowledged the server is killed.
-        let acknowledged = Locked(Acknowledged())
-        let killed = Locked(false)
-        let lanes = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for lane in 0..<16 {
-                    group.addTask {
-                        for number in 0..<500 where !killed.current {
-                            let title = "w\(lane)-\(number)"
-                            let isComment = number.isMultiple(of: 3)
-                            do {
-                                let reply: TestClient.Reply
-                                if isComment {
-                                    reply = try await client.send("POST", "/v1/comments", body: Self.comment(on: seed, title), token: token)
-                                } else {
-                                    reply = try await client.send("POST", "/v1/posts", body: Self.post(title), token: token)
-                                }
-                                guard reply.status == 201 else {
+            // Sixteen writers send posts and comments back to back; once 60 are acknowledged the server is killed.
+            let acknowledged = Locked(Acknowledged())
+            let killed = Locked(false)
+            let lanes = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for lane in 0..<16 {
+                        group.addTask {
+                            for number in 0..<500 where !killed.current {
+                                let title = "w\(lane)-\(number)"
+                                let isComment = number.isMultiple(of: 3)
+                                do {
+                                    let reply: TestClient.Reply
+                                    if isComment {
+                                        reply = try await client.send("POST", "/v1/comments", body: Self.comment(on: seed, title), token: token)
+                                    } else {
+                                        reply = try await client.send("POST", "/v1/posts", body: Self.post(title), token: token)
+                                    }
+                                    guard reply.status == 201 else {
+                                        acknowledged.withLock { $0.failures += 1 }
+                                        continue
+                                    }
+                                    let id = try Self.id(reply)
+                                    acknowledged.withLock {
+                                        if isComment { $0.comments.insert(id) } else { $0.posts[id] = title }
+                                    }
+                                } catch {
                                     acknowledged.withLock { $0.failures += 1 }
-                                    continue
                                 }
-                                let id = try Self.id(reply)
-                                acknowledged.withLock {
-                                    if isComment { $0.comments.insert(id) } else { $0.posts[id] = title }
-                                }
-                            } catch {
-                                acknowledged.withLock { $0.failures += 1 }
                             }
                         }
                     }
                 }
             }
-        }
-        for _ in 0..<3000 {
-            let done = acknowledged.withLock { $0.posts.count + $0.comments.count }
-            if done >= 60 { break }
-            try await Task.sleep(nanoseconds: 5_000_000)
-        }
-        try await server.killAbruptly()
-        killed.withLock { $0 = true }
-        await lanes.value
-        let seen = acknowledged.current
-        #expect(seen.posts.count + seen.comments.count >= 60)
-        #expect(seen.failures >= 1, "some writes were in flight when the server died")
+            for _ in 0..<3000 {
+                let done = acknowledged.withLock { $0.posts.count + $0.comments.count }
+                if done >= 60 { break }
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+            try await server.killAbruptly()
+            killed.withLock { $0 = true }
+            await lanes.value
+            let seen = acknowledged.current
+            #expect(seen.posts.count + seen.comments.count >= 60)
+            #expect(seen.failures >= 1, "some writes were in flight when the server died")
 
-        let restarted = try await PostgresReferenceServer.start(schema: schema)
-        defer { restarted.stop() }
-        let after = TestClient(baseURL: restarted.baseURL)
+            let restarted = try await PostgresReferenceServer.start(schema: schema)
+            defer { restarted.stop() }
+            let after = TestClient(baseURL: restarted.baseURL)
 
-        // Every acknowledged post is there, whole, in both listings that hold it and in search.
-        let mine = try await Self.listing(after, "/v1/me/posts", token: token)
-        let feed = try await Self.listing(after, "/v1/feed", token: token)
-        let tagged = try await Self.listing(after, "/v1/posts/search?tag=kill", token: token)
-        for (id, title) in seen.posts {
-            #expect(mine[id] == title, "acknowledged post \(title) after the restart: \(mine[id] ?? "missing")")
-        }
-        #expect(Set(mine.keys) == Set(feed.keys), "the author's listing and the feed agree")
-        #expect(Set(mine.keys) == Set(tagged.keys), "search finds exactly the stored posts (the seed too)")
-        for (id, title) in mine where id != seed {
-            let single = try await after.send("GET", "/v1/posts/\(id)", token: token)
-            #expect(single.status == 200)
-            #expect(single.text.contains("\"body\":\"body of \(title)\""), "\(single.text)")
-        }
+            // Every acknowledged post is there, whole, in both listings that hold it and in search.
+            let mine = try await Self.listing(after, "/v1/me/posts", token: token)
+            let feed = try await Self.listing(after, "/v1/feed", token: token)
+            let tagged = try await Self.listing(after, "/v1/posts/search?tag=kill", token: token)
+            for (id, title) in seen.posts {
+                #expect(mine[id] == title, "acknowledged post \(title) after the restart: \(mine[id] ?? "missing")")
+            }
+            #expect(Set(mine.keys) == Set(feed.keys), "the author's listing and the feed agree")
+            #expect(Set(mine.keys) == Set(tagged.keys), "search finds exactly the stored posts (the seed too)")
+            for (id, title) in mine where id != seed {
+                let single = try await after.send("GET", "/v1/posts/\(id)", token: token)
+                #expect(single.status == 200)
+                #expect(single.text.contains("\"body\":\"body of \(title)\""), "\(single.text)")
+            }
 
-        // Every acknowledged comment is there, and the count agrees with the comments listed.
-        let threads = try await Self.commentIDs(after, on: seed, token: token)
-        #expect(seen.comments.isSubset(of: threads), "missing: \(seen.comments.subtracting(threads))")
-        let seedPost = try await after.send("GET", "/v1/posts/\(seed)", token: token)
-        let count = (try JSONSerialization.jsonObject(with: seedPost.body) as? [String: Any])?["commentCount"] as? Int
-        #expect(count == threads.count)
+            // Every acknowledged comment is there, and the count agrees with the comments listed.
+            let threads = try await Self.commentIDs(after, on: seed, token: token)
+            #expect(seen.comments.isSubset(of: threads), "missing: \(seen.comments.subtracting(threads))")
+            let seedPost = try await after.send("GET", "/v1/posts/\(seed)", token: token)
+            let count = (try JSONSerialization.jsonObject(with: seedPost.body) as? [String: Any])?["commentCount"] as? Int
+            #expect(count == threads.count)
+        }
     }
 
     // MARK: - Helpers

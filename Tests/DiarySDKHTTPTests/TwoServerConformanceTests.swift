@@ -15,20 +15,22 @@ enum TwoServerPair {
 
     private static let starting = Task { try await TwoServers.start() }
 
-    /// Worlds open at once: the budget of the one-server PostgreSQL suite, shared, so that the two suites running
-    /// side by side hold no more worlds (and load the machine no more) than that one did alone.
+    /// The budget the one-server PostgreSQL suite draws on, shared: a world here weighs ``worldWeight`` worlds
+    /// there, so both suites running side by side load the machine no more than that one did alone (on a loaded
+    /// two-core machine, more made both suites' requests time out).
     static var worlds: WorldBudget { PostgresReferenceServer.worlds }
+    static let worldWeight = 10
 }
 
 struct TwoServerHarness: ConformanceHarness {
     func makeWorld() async throws -> any ConformanceWorld {
         let pair = try await TwoServerPair.shared()
-        await TwoServerPair.worlds.acquire()
+        await TwoServerPair.worlds.acquire(TwoServerPair.worldWeight)
         do {
             let created = try await TestClient(baseURL: pair.servers[0].baseURL).newWorld()
             return TwoServerWorld(pair: pair, world: created.world ?? "")
         } catch {
-            await TwoServerPair.worlds.release()
+            await TwoServerPair.worlds.release(TwoServerPair.worldWeight)
             throw error
         }
     }
@@ -57,7 +59,7 @@ struct TwoServerWorld: ConformanceWorld {
 
     /// The second server closes its copy first; the first drops the schema.
     func shutdown() async throws {
-        defer { Task { await TwoServerPair.worlds.release() } }
+        defer { Task { await TwoServerPair.worlds.release(TwoServerPair.worldWeight) } }
         for control in controls.reversed() {
             try await control.send("DELETE", "/v1/_test/worlds/\(world)")
         }

@@ -26,6 +26,16 @@ struct TwoServers: Sendable {
         }
     }
 
+    /// Starts two servers, runs `body` with them and stops them, holding the PostgreSQL suites' whole world budget
+    /// meanwhile: the races these tests run load the machine on their own.
+    static func with<Result: Sendable>(_ body: (TwoServers) async throws -> Result) async throws -> Result {
+        try await PostgresReferenceServer.worlds.exclusively {
+            let pair = try await start()
+            defer { pair.stop() }
+            return try await body(pair)
+        }
+    }
+
     func stop() {
         for server in servers { server.stop() }
     }
