@@ -49,28 +49,52 @@ enum PostgresReferenceServer {
     static let worlds = WorldBudget(limit: 40)
 }
 
-/// A counting semaphore of open test worlds.
+/// A counting semaphore of open test worlds, or other PostgreSQL work weighed in worlds: what waits, waits in order.
 actor WorldBudget {
     private var available: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var waiting: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// The budget's size.
+    let limit: Int
 
     init(limit: Int) {
         available = limit
+        self.limit = limit
     }
 
-    func acquire() async {
-        if available > 0, waiting.isEmpty {
-            available -= 1
+    /// Waits until `count` (at most ``limit``) are free and takes them.
+    func acquire(_ count: Int = 1) async {
+        let count = min(count, limit)
+        if available >= count, waiting.isEmpty {
+            available -= count
             return
         }
-        await withCheckedContinuation { waiting.append($0) }
+        await withCheckedContinuation { waiting.append((count, $0)) }
     }
 
-    func release() {
-        if waiting.isEmpty {
-            available += 1
-        } else {
-            waiting.removeFirst().resume()
+    /// Returns `count` and wakes whoever now fits, in order.
+    func release(_ count: Int = 1) {
+        available += min(count, limit)
+        while let first = waiting.first, first.count <= available {
+            waiting.removeFirst()
+            available -= first.count
+            first.continuation.resume()
+        }
+    }
+
+}
+
+extension WorldBudget {
+    /// Runs `body` holding the whole budget: no test world of the PostgreSQL suites is open meanwhile, for tests
+    /// that load the machine on their own (several servers, many concurrent writes).
+    nonisolated func exclusively<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+        await acquire(limit)
+        do {
+            let result = try await body()
+            await release(limit)
+            return result
+        } catch {
+            await release(limit)
+            throw error
         }
     }
 }

@@ -122,6 +122,18 @@ final class ReferenceServer: @unchecked Sendable {
         guard !process.isRunning else { throw ServerError("the server did not exit within 60 s of SIGTERM") }
     }
 
+    /// Kills the server with SIGKILL (it gets no chance to finish anything) and waits until its process has gone.
+    func killAbruptly() async throws {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for _ in 0..<3000 where process.isRunning {
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        guard !process.isRunning else { throw ServerError("the server did not exit within 60 s of SIGKILL") }
+        guard process.terminationReason == .uncaughtSignal, process.terminationStatus == SIGKILL else {
+            throw ServerError("the server ended by \(process.terminationReason) \(process.terminationStatus), not SIGKILL")
+        }
+    }
+
     /// The signing secret the test servers use, so tests can mint expired tokens.
     static let jwtSecret = "diary-test-secret-\(UUID().uuidString)"
 

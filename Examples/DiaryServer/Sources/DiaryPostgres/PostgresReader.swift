@@ -74,6 +74,7 @@ final class PostgresReader: StorageReader {
 
     /// The rows a statement selecting `doc::text` returns.
     func documents(_ statement: SQLStatement, kind: RecordKind) async throws -> [StoreRecord] {
+        SQLStatementLog.current?.append(statement)
         var records: [StoreRecord] = []
         for try await document in try await connection.query(statement.query, logger: logger).decode(String.self) {
             records.append(try PostgresRowCoding.record(from: document, kind: kind))
@@ -93,6 +94,7 @@ final class PostgresReader: StorageReader {
 
     /// The number a `SELECT count(*)` statement returns.
     func count(_ statement: SQLStatement) async throws -> Int {
+        SQLStatementLog.current?.append(statement)
         for try await count in try await connection.query(statement.query, logger: logger).decode(Int64.self) {
             return Int(count)
         }

@@ -57,7 +57,7 @@ struct DiaryAPI: Sendable {
         _ handler: @escaping Handler
     ) async -> Response {
         let worldName = request.headers[HTTPField.Name("X-Diary-World")!]
-        guard let world = registry.world(named: worldName) else {
+        guard let world = await registry.world(named: worldName) else {
             return Self.response(Self.stored(DiaryError.notFound("world \(worldName ?? "")")))
         }
         var requestBody = Data()

@@ -1,3 +1,4 @@
+@_spi(Storage) import DiaryPostgres
 import DiarySDK
 import DiarySDKInMemory
 import Foundation
@@ -44,8 +45,20 @@ struct WorldStats: Codable, Sendable {
 }
 
 /// The worlds of one server process.
+///
+/// On PostgreSQL in test mode, the worlds are shared by every server process on the main schema: each world created
+/// is named in the main schema's `test_worlds` table, and a process asked for a world it did not create opens that
+/// world's schema on first use, so requests for one world may go to any of them (as behind a load balancer). Its data
+/// clock and faults stay per process.
 final class WorldRegistry: Sendable {
+    /// The table in the main schema that names the test worlds every process may open.
+    static let sharedWorldsTable = "test_worlds"
+
     private let worlds = Protected<[String: World]>([:])
+    /// Worlds being opened on first use, so concurrent requests for one open it once.
+    private let opening = Protected<[String: Task<World?, Never>]>([:])
+    /// The shared list of test worlds (test mode on PostgreSQL), else `nil`.
+    private let shared: PostgresDocumentTable?
     private let makeBackend: @Sendable (String, ManualClock?) async throws -> WorldStorage
     private let signingKeys: SigningKeySet
     private let options: ServerOptions
@@ -63,6 +76,11 @@ final class WorldRegistry: Sendable {
             id: "main", backend: storage.backend, manualClock: clock,
             tokens: TokenService(keys: signingKeys, options: options, sessions: storage.sessions),
             idempotency: storage.idempotency)
+        if options.testMode, let postgres = (storage.backend as? DatabaseBackend)?.storage as? PostgresDiaryStorage {
+            shared = try await postgres.documentTable(named: Self.sharedWorldsTable)
+        } else {
+            shared = nil
+        }
     }
 
     /// Creates a new empty world (test mode only), recorded in the contract log when `recordsContract`.
@@ -74,12 +92,39 @@ final class WorldRegistry: Sendable {
             id: id, backend: storage.backend, manualClock: clock,
             tokens: TokenService(keys: signingKeys, options: options, sessions: storage.sessions),
             idempotency: storage.idempotency, recordsContract: recordsContract)
+        do {
+            try await shared?.insert(id: id, owner: "test", state: Self.sharedState(recordsContract: recordsContract))
+        } catch {
+            await storage.backend.close(deletingData: true)
+            throw error
+        }
+        worlds.withLock { $0[id] = world }
+        return world
+    }
+
+    /// What the shared table keeps of a world.
+    private static func sharedState(recordsContract: Bool) -> String {
+        #"{"recordsContract":\#(recordsContract)}"#
+    }
+
+    /// Opens a world another process created (test mode on PostgreSQL): `nil` when no process did.
+    private func open(_ id: String, from shared: PostgresDocumentTable) async -> World? {
+        guard let state = try? await shared.state(id: id) else { return nil }
+        if let world = worlds.withLock({ $0[id] }) { return world }
+        let object = try? JSONSerialization.jsonObject(with: Data(state.utf8)) as? [String: Any]
+        let clock = ManualClock(Date())
+        guard let storage = try? await makeBackend(id, clock) else { return nil }
+        let world = World(
+            id: id, backend: storage.backend, manualClock: clock,
+            tokens: TokenService(keys: signingKeys, options: options, sessions: storage.sessions),
+            idempotency: storage.idempotency, recordsContract: object?["recordsContract"] as? Bool ?? false)
         worlds.withLock { $0[id] = world }
         return world
     }
 
     /// Drops a world, deleting its files or its database schema.
     func remove(_ id: String) async {
+        try? await shared?.remove(id: id)
         guard let world = worlds.withLock({ $0.removeValue(forKey: id) }) else { return }
         await world.backend.close(deletingData: true)
         guard options.databaseURL == nil, let root = options.dataDirectory, !options.inMemory else { return }
@@ -94,9 +139,22 @@ final class WorldRegistry: Sendable {
         await main.backend.close(deletingData: false)
     }
 
-    /// The world a request names, or the main one.
-    func world(named id: String?) -> World? {
+    /// The world a request names, or the main one; on PostgreSQL in test mode, a world another process created is
+    /// opened here on first use.
+    func world(named id: String?) async -> World? {
         guard let id, options.testMode else { return main }
-        return worlds.withLock { $0[id] }
+        if let world = worlds.withLock({ $0[id] }) { return world }
+        guard let shared else { return nil }
+        let task = opening.withLock { tasks in
+            if let task = tasks[id] { return task }
+            let task = Task { await self.open(id, from: shared) }
+            tasks[id] = task
+            return task
+        }
+        let world = await task.value
+        opening.withLock { tasks in
+            if tasks[id] == task { tasks[id] = nil }
+        }
+        return world
     }
 }

@@ -1,0 +1,320 @@
+@_spi(Storage) @testable import DiaryPostgres
+@_spi(Storage) import DiarySDK
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+/// The plans of the statements the store issues on its hot paths, over a schema of about 100,000 rows: each read is
+/// run through the store with a ``SQLStatementLog`` recording its exact SQL and bindings, then planned with
+/// `EXPLAIN (FORMAT JSON)`; no plan may scan a large table sequentially.
+@Suite("PostgreSQL store query plans at 100,000 rows", .enabled(if: PostgresTestDatabase.shouldRun))
+struct PostgresQueryPlanTests {
+    @Test func everyHotPathReadUsesAnIndexAtAHundredThousandRows() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            let data = PlanFixture()
+            let written = try await data.fill(storage)
+            #expect(written >= 100_000)
+            let layout = storage.layout
+            let tables = Array(layout.recordTables.values) + layout.indices.values.map(\.table) + layout.listings.values.map(\.table)
+            for table in tables { try await RawSQL.execute("ANALYZE \(layout.qualified(table))") }
+            let counts = layout.recordTables.values.map { "(SELECT count(*) FROM \(layout.qualified($0)))" }
+            let stored = try await RawSQL.strings("SELECT (\(counts.joined(separator: " + ")))::text")
+            #expect(stored == [String(written)], "rows stored: \(stored), written: \(written)")
+
+            let paths = try await data.hotPaths(on: storage)
+            #expect(paths.count >= 20)
+            let large = try await largeTables(of: storage)
+            let feed = try storage.layout.listing(named: StorageSchema.feed.name).table.name
+            let likes = try storage.layout.index(named: StorageSchema.likesByPost.name).table.name
+            #expect(large.isSuperset(of: ["row_post", "row_like", feed, likes]), "\(large.sorted())")
+            var planned = 0
+            for (name, statements) in paths {
+                #expect(!statements.isEmpty, "\(name) issued no statement")
+                for statement in statements {
+                    planned += 1
+                    let plan = try await explain(statement, on: storage)
+                    let scans = Self.sequentialScans(in: plan).filter { large.contains($0) }
+                    #expect(scans.isEmpty, "\(name): a sequential scan of \(scans) in the plan of \(statement.sql)\n\(plan)")
+                }
+            }
+            #expect(planned >= paths.count)
+        }
+    }
+
+    @Test func theSequentialScanDetectorFindsOne() async throws {
+        // The check above is only as good as this: a plan that reads a large table whole is caught.
+        try await PostgresTestDatabase.withStorage { storage in
+            try await storage.write("test.put") { transaction in
+                for number in 1...200 { try await transaction.put(Rows.user(number)) }
+            }
+            try await RawSQL.execute("ANALYZE \(storage.layout.recordTable(.user))")
+            let unindexed = SQLStatement("SELECT key FROM \(storage.layout.recordTable(.user)) WHERE doc->>'nickname' = 'user7'")
+            let plan = try await explain(unindexed, on: storage)
+            #expect(Self.sequentialScans(in: plan) == ["row_user"])
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Tables of the store's schema holding more than 1,000 rows (what a sequential scan must not read).
+    func largeTables(of storage: PostgresDiaryStorage) async throws -> Set<String> {
+        Set(try await RawSQL.strings("""
+            SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+            WHERE n.nspname = '\(storage.layout.schema.name)' AND c.relkind = 'r' AND c.reltuples > 1000
+            """))
+    }
+
+    /// `EXPLAIN (FORMAT JSON)` of a statement with its own bindings.
+    func explain(_ statement: SQLStatement, on storage: PostgresDiaryStorage) async throws -> String {
+        let query = PostgresQuery(unsafeSQL: "EXPLAIN (FORMAT JSON) " + statement.sql, binds: statement.bindings)
+        var lines: [String] = []
+        for try await line in try await storage.client.query(query, logger: PostgresTestDatabase.logger).decode(String.self) {
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The relations a JSON plan scans sequentially.
+    static func sequentialScans(in plan: String) -> [String] {
+        guard let json = try? JSONSerialization.jsonObject(with: Data(plan.utf8)) else { return ["<unreadable plan>"] }
+        var found: [String] = []
+        func walk(_ node: Any) {
+            if let object = node as? [String: Any] {
+                if object["Node Type"] as? String == "Seq Scan", let relation = object["Relation Name"] as? String {
+                    found.append(relation)
+                }
+                object.values.forEach(walk)
+            } else if let array = node as? [Any] {
+                array.forEach(walk)
+            }
+        }
+        walk(json)
+        return found
+    }
+}
+
+/// About 100,000 rows of a small community: 2,000 users, 30,000 posts, 40,000 likes, 15,000 comments, 10,000
+/// entries, 300 books with 1,200 memberships, 2,500 follows and 500 blocks. Rows go in through the store's own row
+/// coding and declarations (``PostgresRowCoding``, ``PostgresIndexDeclaration/entries(of:)``), a table at a time
+/// with `unnest`, so the tables hold exactly what the store's writes would put there, in seconds.
+struct PlanFixture: Sendable {
+    let users = 2_000
+    let posts = 30_000
+    let likes = 40_000
+    let comments = 15_000
+    let diaries = 10_000
+    let books = 300
+    let follows = 2_500
+    let blocks = 500
+    let words = ["morning", "coffee", "rain", "walk", "garden", "train", "music", "letter", "river", "bread", "window", "quiet"]
+
+    func user(_ number: Int) -> User.ID { Rows.id(number) }
+    func post(_ number: Int) -> Post.ID { Rows.id(1_000_000 + number) }
+    func book(_ number: Int) -> DiaryBook.ID { Rows.id(2_000_000 + number) }
+    func date(_ number: Int) -> Date { Rows.epoch.addingTimeInterval(Double(number) * 37) }
+    let utc = TimeZone(identifier: "UTC")!
+
+    var records: [StoreRecord] {
+        var records: [StoreRecord] = []
+        for number in 1...users { records.append(Rows.user(number)) }
+        for number in 1...posts {
+            let author = number % users + 1
+            let text = (0..<6).map { words[(number * 7 + $0 * 5) % words.count] }.joined(separator: " ") + " post\(number)"
+            records.append(.post(PostRecord(
+                id: post(number), authorID: user(author), isAnonymous: number % 10 == 0, title: "Title \(number)", body: text,
+                tags: ["tag\(number % 2_000)"], images: [], source: .original, day: LocalDate(date(number), in: utc),
+                createdAt: date(number), updatedAt: date(number))))
+        }
+        for number in 1...likes {
+            let liker = number % (users - 1) + 1
+            let liked = number * 7_919 % posts + 1
+            records.append(.like(LikeRecord(userID: user(liker), postID: post(liked), createdAt: date(number))))
+        }
+        for number in 1...comments {
+            records.append(.comment(CommentRecord(
+                id: Rows.id(3_000_000 + number), target: .post(post(number % 3_000 + 1)), parentID: nil,
+                authorID: user(number % users + 1), isAnonymous: false, body: "comment \(number)", mood: nil,
+                createdAt: date(number), updatedAt: date(number))))
+        }
+        for number in 1...diaries {
+            let author = number % users + 1
+            records.append(.diary(Diary(
+                id: Rows.id(4_000_000 + number), authorID: user(author), bookID: number % 4 == 0 ? book(number % books + 1) : nil,
+                day: LocalDate(date(number * 300), in: utc), title: "", body: "entry \(number)",
+                visibility: number % 4 == 0 ? .members : .private, createdAt: date(number * 300), updatedAt: date(number * 300))))
+        }
+        for number in 1...books {
+            records.append(.book(DiaryBook(
+                id: book(number), title: "Book \(number)", coverColor: "#FFD166", ownerID: user(number),
+                inviteCode: String(format: "CODE%04d", number), currentTurn: user(number), createdAt: date(number), updatedAt: date(number))))
+            for member in 0..<4 {
+                records.append(.membership(MembershipRecord(
+                    bookID: book(number), userID: user((number + member * 500) % users + 1), role: member == 0 ? .owner : .member,
+                    joinedAt: date(number + member))))
+            }
+        }
+        for number in 1...follows {
+            records.append(.follow(EdgeRecord(from: user(number % users + 1), to: user((number * 13) % users + 1), createdAt: date(number))))
+        }
+        for number in 1...blocks {
+            records.append(.block(EdgeRecord(from: user(number % users + 1), to: user((number * 31 + 7) % users + 1), createdAt: date(number))))
+        }
+        return records
+    }
+
+    /// Writes every row and its index and listing entries; returns how many rows.
+    func fill(_ storage: PostgresDiaryStorage) async throws -> Int {
+        let layout = storage.layout
+        let all = records
+        var byKind: [RecordKind: [StoreRecord]] = [:]
+        for record in all { byKind[record.kind, default: []].append(record) }
+        var deduplicated: [RecordKind: [StoreRecord]] = [:]
+        for (kind, records) in byKind {
+            var seen = Set<String>()
+            deduplicated[kind] = records.filter { seen.insert(PostgresRowCoding.key($0.key)).inserted }
+        }
+        for (kind, records) in deduplicated {
+            for chunk in stride(from: 0, to: records.count, by: 5_000).map({ Array(records[$0..<min($0 + 5_000, records.count)]) }) {
+                try await insertRows(chunk, kind: kind, layout: layout, storage: storage)
+                for index in layout.indicesOfKind[kind] ?? [] {
+                    var values: [String] = [], keys: [String] = [], authors: [UUID] = [], anonymous: [Bool] = []
+                    for record in chunk {
+                        for entry in index.declaration.entries(of: record) {
+                            values.append(entry.value)
+                            keys.append(PostgresRowCoding.key(record.key))
+                            authors.append(entry.author?.author.rawValue ?? UUID())
+                            anonymous.append(entry.author?.isAnonymous ?? false)
+                        }
+                    }
+                    guard !values.isEmpty else { continue }
+                    var statement = SQLStatement("INSERT INTO \(layout.qualified(index.table)) (value, key, author_id, is_anonymous) ")
+                    let filtered = index.declaration.isFiltered
+                    statement.append("SELECT value, key, \(filtered ? "author_id, is_anonymous" : "NULL::uuid, NULL::boolean") FROM unnest(")
+                    statement.bind(values)
+                    statement.append("::text[], ")
+                    statement.bind(keys)
+                    statement.append("::text[], ")
+                    statement.bind(authors)
+                    statement.append("::uuid[], ")
+                    statement.bind(anonymous)
+                    statement.append("::boolean[]) AS entry(value, key, author_id, is_anonymous)")
+                    try await storage.client.run(statement.query, logger: PostgresTestDatabase.logger)
+                }
+                for listing in layout.listingsOfKind[kind] ?? [] {
+                    var partitions: [String] = [], micros: [Int64] = [], ids: [UUID] = [], keys: [String] = []
+                    var authors: [UUID] = [], anonymous: [Bool] = []
+                    for record in chunk {
+                        for entry in listing.declaration.entries(of: record) {
+                            partitions.append(entry.partition)
+                            micros.append(entry.key.micros)
+                            ids.append(entry.key.id)
+                            keys.append(PostgresRowCoding.key(record.key))
+                            authors.append(entry.author?.author.rawValue ?? UUID())
+                            anonymous.append(entry.author?.isAnonymous ?? false)
+                        }
+                    }
+                    guard !partitions.isEmpty else { continue }
+                    let filtered = listing.declaration.isFiltered
+                    var statement = SQLStatement(
+                        "INSERT INTO \(layout.qualified(listing.table)) (partition, sort_micros, sort_id, key, author_id, is_anonymous) ")
+                    statement.append("SELECT partition, sort_micros, sort_id, key, \(filtered ? "author_id, is_anonymous" : "NULL::uuid, NULL::boolean") FROM unnest(")
+                    statement.bind(partitions)
+                    statement.append("::text[], ")
+                    statement.bind(micros)
+                    statement.append("::bigint[], ")
+                    statement.bind(ids)
+                    statement.append("::uuid[], ")
+                    statement.bind(keys)
+                    statement.append("::text[], ")
+                    statement.bind(authors)
+                    statement.append("::uuid[], ")
+                    statement.bind(anonymous)
+                    statement.append("::boolean[]) AS entry(partition, sort_micros, sort_id, key, author_id, is_anonymous)")
+                    statement.append(" ON CONFLICT (partition, sort_micros, sort_id) DO NOTHING")
+                    try await storage.client.run(statement.query, logger: PostgresTestDatabase.logger)
+                }
+            }
+        }
+        return deduplicated.values.map(\.count).reduce(0, +)
+    }
+
+    private func insertRows(_ records: [StoreRecord], kind: RecordKind, layout: PostgresSchemaLayout, storage: PostgresDiaryStorage) async throws {
+        let keys = records.map { PostgresRowCoding.key($0.key) }
+        let documents = try records.map { try PostgresRowCoding.document($0) }
+        var statement = SQLStatement()
+        if kind == .post {
+            let posts = records.compactMap { if case .post(let post) = $0 { post } else { nil } }
+            statement.append("INSERT INTO \(layout.recordTable(kind)) (key, doc, search_text, search_tags) ")
+            statement.append("SELECT key, doc::jsonb, search_text, string_to_array(tags, chr(31)) FROM unnest(")
+            statement.bind(keys)
+            statement.append("::text[], ")
+            statement.bind(documents)
+            statement.append("::text[], ")
+            statement.bind(posts.map(PostgresDerivedRows.searchText(of:)))
+            statement.append("::text[], ")
+            statement.bind(posts.map { PostgresDerivedRows.searchTags(of: $0).joined(separator: "\u{1F}") })
+            statement.append("::text[]) AS row(key, doc, search_text, tags)")
+        } else {
+            statement.append("INSERT INTO \(layout.recordTable(kind)) (key, doc) SELECT key, doc::jsonb FROM unnest(")
+            statement.bind(keys)
+            statement.append("::text[], ")
+            statement.bind(documents)
+            statement.append("::text[]) AS row(key, doc)")
+        }
+        try await storage.client.run(statement.query, logger: PostgresTestDatabase.logger)
+    }
+
+    /// Each hot-path read, run through the store with realistic values, and the statements it issued.
+    func hotPaths(on storage: PostgresDiaryStorage) async throws -> [(String, [SQLStatement])] {
+        let someone = user(1_234)
+        let busyPost = post(7_920)
+        let viewerFilter = RowFilter(viewer: someone, hiddenNamedAuthors: [user(5), user(6)], hiddenAnonymousAuthors: [user(7)])
+        let cursor = SortKey(micros: Int64(date(20_000).timeIntervalSince1970 * 1_000_000), id: post(20_000).rawValue)
+        let month = LocalDate(date(4_000 * 300), in: utc).yearMonth
+        typealias Read = @Sendable (any StorageReader) async throws -> Void
+        let reads: [(String, Read)] = [
+            ("user by id", { _ = try await $0.user(someone) }),
+            ("post by id", { _ = try await $0.post(busyPost) }),
+            ("like exists", { _ = try await $0.contains(.like(someone, busyPost)) }),
+            ("membership exists", { _ = try await $0.contains(.membership(book(17), user(17))) }),
+            ("block exists", { _ = try await $0.contains(.block(someone, user(3))) }),
+            ("user by nickname (unique)", { _ = try await $0.rows(StorageSchema.usersByNickname, equalTo: Validation.nicknameKey("user1234")) }),
+            ("book by invite code (unique)", { _ = try await $0.rows(StorageSchema.booksByInviteCode, equalTo: "CODE0017") }),
+            ("feed, first page", { _ = try await $0.page(StorageSchema.feed, Everything(), descending: true, from: .start, limit: 21, where: viewerFilter) }),
+            ("feed, page after a cursor", { _ = try await $0.page(StorageSchema.feed, Everything(), descending: true, from: .after(cursor), limit: 21, where: viewerFilter) }),
+            ("a user's posts after a cursor", { _ = try await $0.page(StorageSchema.postsOfAuthor, someone, descending: true, from: .after(cursor), limit: 21, where: .none) }),
+            ("a user's likes", { _ = try await $0.page(StorageSchema.likesOfUser, someone, descending: true, from: .start, limit: 21, where: .none) }),
+            ("a user's entries", { _ = try await $0.page(StorageSchema.entriesOfAuthor, someone, descending: true, from: .start, limit: 21, where: .none) }),
+            ("a user's month of entries", { _ = try await $0.rows(StorageSchema.diariesByAuthorMonth, equalTo: AuthorMonth(authorID: someone, month: month)) }),
+            ("a user's month of posts", { _ = try await $0.rows(StorageSchema.postsByAuthorMonth, equalTo: AuthorMonth(authorID: someone, month: month)) }),
+            ("like count of a post", { _ = try await $0.count(StorageSchema.likesByPost, equalTo: busyPost, where: .none) }),
+            ("comment count of a post", { _ = try await $0.count(StorageSchema.commentsByTarget, equalTo: .post(busyPost), where: viewerFilter) }),
+            ("comments of a post", { _ = try await $0.rows(StorageSchema.commentsByTarget, equalTo: .post(post(98))) }),
+            ("post count of a user", { _ = try await $0.count(StorageSchema.postsOfAuthor, someone, where: .none) }),
+            ("memberships of a user", { _ = try await $0.rows(StorageSchema.membershipsByUser, equalTo: user(17)) }),
+            ("members of a book", { _ = try await $0.rows(StorageSchema.membershipsByBook, equalTo: book(17)) }),
+            ("entries of a book", { _ = try await $0.rows(StorageSchema.diariesByBook, equalTo: book(17)) }),
+            ("blocks by a user", { _ = try await $0.rows(StorageSchema.blocksByBlocker, equalTo: someone) }),
+            ("blocks of a user", { _ = try await $0.rows(StorageSchema.blocksByBlocked, equalTo: someone) }),
+            ("followers of a user", { _ = try await $0.rows(StorageSchema.followsByFollowed, equalTo: someone) }),
+            ("posts with a tag", { _ = try await $0.rows(StorageSchema.postsByTag, equalTo: "tag7") }),
+            ("search by words", {
+                _ = try await $0.searchPosts(PostTextQuery(words: ["garden", "post2345"], tags: []), from: .start, limit: 21, where: viewerFilter)
+            }),
+            ("search by a tag after a cursor", {
+                _ = try await $0.searchPosts(PostTextQuery(words: [], tags: ["tag7"]), from: .after(cursor), limit: 21, where: viewerFilter)
+            }),
+            ("search count", { _ = try await $0.countPosts(matching: PostTextQuery(words: ["post2345"], tags: []), where: viewerFilter) }),
+        ]
+        var paths: [(String, [SQLStatement])] = []
+        for (name, read) in reads {
+            let log = SQLStatementLog()
+            try await SQLStatementLog.$current.withValue(log) {
+                try await storage.read("test.plan") { try await read($0) }
+            }
+            paths.append((name, log.statements))
+        }
+        return paths
+    }
+}
