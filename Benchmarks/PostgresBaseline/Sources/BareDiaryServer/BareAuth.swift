@@ -14,7 +14,8 @@ struct BareAuth: Sendable {
         var exp: Int
     }
 
-    let key: SymmetricKey
+    /// The signing secret's bytes (`SymmetricKey` is not `Sendable`; one is made per check, a copy of 32 bytes).
+    let secret: [UInt8]
     let client: PostgresClient
 
     /// The user id (lowercase text) the bearer token in `header` speaks for, `nil` when it does not.
@@ -22,7 +23,7 @@ struct BareAuth: Sendable {
         guard let header, header.hasPrefix("Bearer ") else { return nil }
         let parts = header.dropFirst(7).split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let signature = Self.data(base64URL: parts[2]),
-            HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key),
+            HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: SymmetricKey(data: secret)),
             let payload = Self.data(base64URL: parts[1]),
             let claims = try? JSONDecoder().decode(Claims.self, from: payload), claims.typ == "access",
             TimeInterval(claims.exp) > Date().timeIntervalSince1970
