@@ -154,7 +154,14 @@ for path in "/v1/feed?size=20" "/v1/posts/search?text=lighthouse&size=20" "/v1/u
     done
     cmp -s "$CACHE/answer-pg.json" "$CACHE/answer-bare.json" || die "the bare server's answer to $path differs (see $CACHE/answer-*.json)"
 done
-log "the bare server answers the same JSON on the three read routes"
+BODY='{"title":"A benchmark post","body":"Written by wrk to measure creating a post: a few sentences of text, about as long as a short diary entry that someone shares with everyone.","tags":["bench","diary"],"images":[],"isAnonymous":false}'
+for server in pg bare; do
+    curl -sf -X POST -H "Authorization: Bearer ${TOKEN[$server]}" -H "Content-Type: application/json" -d "$BODY" \
+        "${URL[$server]}/v1/posts" | python3 -c 'import json,sys; p=json.load(sys.stdin); [p.pop(k) for k in ("id","createdAt","updatedAt")]; print(json.dumps(p, sort_keys=True))' \
+        >"$CACHE/answer-$server.json" || die "$server: POST /v1/posts failed"
+done
+cmp -s "$CACHE/answer-pg.json" "$CACHE/answer-bare.json" || die "the bare server's answer to POST /v1/posts differs (see $CACHE/answer-*.json)"
+log "the bare server answers the same JSON on the four routes (a created post: but for its id and dates)"
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 cluster_ticks() {
@@ -166,10 +173,10 @@ cluster_ticks() {
 }
 TICKS="$(getconf CLK_TCK)"
 POST_LUA="$CACHE/post.lua"
-cat >"$POST_LUA" <<'EOF'
+cat >"$POST_LUA" <<EOF
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
-wrk.body = '{"title":"A benchmark post","body":"Written by wrk to measure creating a post: a few sentences of text, about as long as a short diary entry that someone shares with everyone.","tags":["bench","diary"]}'
+wrk.body = '$BODY'
 EOF
 path_of() {
     case "$1" in
@@ -218,6 +225,7 @@ EOF
     tail -1 "$RESULTS" >&2
 }
 
+delete_created
 log "warming up: 2 s per route and server"
 for route in feed search author create; do
     for server in "${SERVERS[@]}"; do phase "$route" "$server" 2 -; done

@@ -49,7 +49,7 @@ def post(n):
         words[n % 60] = "lighthouse"
     body = " ".join(words).capitalize() + "."
     return {"title": f"Day {n}: {WORDS[n % len(WORDS)]} and {WORDS[(n * 5) % len(WORDS)]}", "body": body,
-            "tags": [WORDS[n % len(WORDS)], "diary"], "isAnonymous": n % 17 == 0}
+            "tags": [WORDS[n % len(WORDS)], "diary"], "images": [], "isAnonymous": n % 17 == 0}
 
 
 def main():

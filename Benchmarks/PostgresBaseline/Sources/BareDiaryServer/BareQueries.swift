@@ -23,22 +23,22 @@ enum BareSQL {
     /// `sort_micros`, `sort_id`, and the post's JSON.
     static let posts = """
         SELECT p.sort_micros, p.sort_id, (jsonb_build_object(
-            'id', r.doc->'id', 'isMine', p.author_id = $2, 'isAnonymous', p.is_anonymous,
-            'title', r.doc->'title', 'body', r.doc->'body', 'tags', r.doc->'tags', 'images', r.doc->'images',
-            'source', CASE WHEN p.is_anonymous AND p.author_id <> $2 THEN '{"type":"original"}'::jsonb ELSE r.doc->'source' END,
-            'day', r.doc->'day',
+            'id', r.doc->'post'->'id', 'isMine', p.author_id = $2, 'isAnonymous', p.is_anonymous,
+            'title', r.doc->'post'->'title', 'body', r.doc->'post'->'body', 'tags', r.doc->'post'->'tags', 'images', r.doc->'post'->'images',
+            'source', CASE WHEN p.is_anonymous AND p.author_id <> $2 THEN '{"type":"original"}'::jsonb ELSE r.doc->'post'->'source' END,
+            'day', r.doc->'post'->'day',
             'likeCount', (SELECT count(*) FROM public.ix_likes_post_id k, v
                           WHERE k.value = p.key AND \(visible(author: "k.author_id", anonymous: "k.is_anonymous"))),
             'commentCount', (SELECT count(*) FROM public.ix_comments_target t JOIN public.row_comment c ON c.key = t.key
-                             LEFT JOIN public.row_comment pc ON pc.key = c.doc->>'parentID', v
+                             LEFT JOIN public.row_comment pc ON pc.key = c.doc->'comment'->>'parentID', v
                              WHERE t.value = 'post|' || p.key
-                               AND \(visible(author: "(c.doc->>'authorID')::uuid", anonymous: "(c.doc->>'isAnonymous')::boolean"))
+                               AND \(visible(author: "(c.doc->'comment'->>'authorID')::uuid", anonymous: "(c.doc->'comment'->>'isAnonymous')::boolean"))
                                AND (pc.key IS NULL
-                                    OR \(visible(author: "(pc.doc->>'authorID')::uuid", anonymous: "(pc.doc->>'isAnonymous')::boolean")))),
+                                    OR \(visible(author: "(pc.doc->'comment'->>'authorID')::uuid", anonymous: "(pc.doc->'comment'->>'isAnonymous')::boolean")))),
             'isLiked', EXISTS (SELECT 1 FROM public.row_like WHERE key = $1 || '|' || p.key),
-            'createdAt', r.doc->'createdAt', 'updatedAt', r.doc->'updatedAt')
+            'createdAt', r.doc->'post'->'createdAt', 'updatedAt', r.doc->'post'->'updatedAt')
             || CASE WHEN u.key IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('author', jsonb_strip_nulls(jsonb_build_object(
-                   'id', u.doc->'id', 'nickname', u.doc->'nickname', 'avatar', u.doc->'avatar'))) END)::text
+                   'id', u.doc->'user'->'id', 'nickname', u.doc->'user'->'nickname', 'avatar', u.doc->'user'->'avatar'))) END)::text
         FROM page p JOIN public.row_post r ON r.key = p.key
         LEFT JOIN public.row_user u ON u.key = p.author_id::text AND (NOT p.is_anonymous OR p.author_id = $2)
         ORDER BY p.sort_micros DESC, p.sort_id DESC
