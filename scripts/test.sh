@@ -15,6 +15,7 @@ export DIARY_SERVER_BIN
 
 echo "==> Building the benchmarks (run them as docs/PERFORMANCE.md says)"
 swift build --package-path Benchmarks
+swift build --package-path Benchmarks/PostgresBaseline
 
 # The reference server's PostgreSQL store is tested on a real PostgreSQL 15: a throwaway cluster on 127.0.0.1
 # (scripts/postgres.sh; installed from Debian's packages when missing and run as root), unless
