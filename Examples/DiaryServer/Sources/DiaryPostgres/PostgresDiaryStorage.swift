@@ -125,17 +125,9 @@ public final class PostgresDiaryStorage: DiaryStorage {
         var total = 0
         // In batches, each its own short transaction, so a large backlog never holds many row locks for long.
         while true {
-            var statement = SQLStatement("WITH gone AS (DELETE FROM \(table) WHERE seq IN (SELECT seq FROM \(table) WHERE committed_at < ")
-            statement.bind(date)
-            statement.append(" ORDER BY committed_at LIMIT \(Self.trimBatchSize)) RETURNING 1) SELECT count(*) FROM gone")
-            var deleted = 0
-            do {
-                for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
-                    deleted = Int(count)
-                }
-            } catch {
-                throw DiaryError.postgres(error, "storage.trimChangeLog", layout: layout)
-            }
+            let statement = SQLStatement.deleteOldest(
+                from: table, key: "seq", where: "committed_at", "<", date, limit: Self.trimBatchSize)
+            let deleted = try await client.count(statement.query, logger: logger, operation: "storage.trimChangeLog")
             total += deleted
             if deleted < Self.trimBatchSize || Task.isCancelled { return total }
         }

@@ -132,23 +132,24 @@ public struct PostgresDocumentTable: Sendable {
         try await run(statement, "documents.removeAll")
     }
 
-    /// Deletes every document last saved before `date` (on the `updated_at` index).
+    /// Deletes every document last saved before `date`, oldest first, on the `updated_at` index, in batches of
+    /// ``removalBatchSize`` (each its own short statement, so a backlog never holds many row locks for long).
     /// - Returns: How many were deleted.
     /// - Throws: ``DiaryError`` when the database refuses.
     @discardableResult
     public func removeAll(updatedBefore date: Date) async throws -> Int {
-        var statement = SQLStatement("WITH gone AS (DELETE FROM \(table) WHERE updated_at < ")
-        statement.bind(date)
-        statement.append(" RETURNING 1) SELECT count(*) FROM gone")
-        do {
-            for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
-                return Int(count)
-            }
-            return 0
-        } catch {
-            throw DiaryError.postgres(error, "documents.removeAll")
+        var total = 0
+        while true {
+            let statement = SQLStatement.deleteOldest(
+                from: table, key: "id", where: "updated_at", "<", date, limit: Self.removalBatchSize)
+            let deleted = try await client.count(statement.query, logger: logger, operation: "documents.removeAll")
+            total += deleted
+            if deleted < Self.removalBatchSize || Task.isCancelled { return total }
         }
     }
+
+    /// The most documents one statement of ``removeAll(updatedBefore:)`` deletes.
+    public static let removalBatchSize = 10_000
 
     private func run(_ statement: SQLStatement, _ operation: String) async throws {
         do {

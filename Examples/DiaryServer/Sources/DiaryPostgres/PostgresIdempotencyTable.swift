@@ -174,36 +174,14 @@ public struct PostgresIdempotencyTable: Sendable {
     /// - Throws: ``DiaryError`` when the database refuses.
     @discardableResult
     public func removeExpired(createdAtOrBefore date: Date, limit: Int) async throws -> Int {
-        var statement = SQLStatement("WITH gone AS (DELETE FROM \(table) WHERE key IN (SELECT key FROM \(table) WHERE created_at <= ")
-        statement.bind(date)
-        statement.append(" ORDER BY created_at LIMIT ")
-        statement.bind(max(limit, 0))
-        // The condition again outside: a row renewed meanwhile is re-checked against it and stays.
-        statement.append(") AND created_at <= ")
-        statement.bind(date)
-        statement.append(" RETURNING 1) SELECT count(*) FROM gone")
-        do {
-            for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
-                return Int(count)
-            }
-            return 0
-        } catch {
-            throw DiaryError.postgres(error, "idempotency.removeExpired")
-        }
+        let statement = SQLStatement.deleteOldest(from: table, key: "key", where: "created_at", "<=", date, limit: limit)
+        return try await client.count(statement.query, logger: logger, operation: "idempotency.removeExpired")
     }
 
     /// The number of records (for tests and operators).
     /// - Throws: ``DiaryError`` when the database refuses.
     public func count() async throws -> Int {
-        do {
-            let query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")
-            for try await count in try await client.query(query, logger: logger).decode(Int64.self) {
-                return Int(count)
-            }
-            return 0
-        } catch {
-            throw DiaryError.postgres(error, "idempotency.count")
-        }
+        try await client.count(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger, operation: "idempotency.count")
     }
 
     private func returnsRow(_ statement: SQLStatement, _ operation: String) async throws -> Bool {

@@ -64,36 +64,14 @@ public struct PostgresRateLimitTable: Sendable {
     /// - Throws: ``DiaryError`` when the database refuses.
     @discardableResult
     public func removeIdle(since date: Date, limit: Int) async throws -> Int {
-        var statement = SQLStatement("WITH gone AS (DELETE FROM \(table) WHERE key IN (SELECT key FROM \(table) WHERE updated_at < ")
-        statement.bind(date)
-        statement.append(" ORDER BY updated_at LIMIT ")
-        statement.bind(max(limit, 0))
-        // The condition again outside: a row renewed meanwhile is re-checked against it and stays.
-        statement.append(") AND updated_at < ")
-        statement.bind(date)
-        statement.append(" RETURNING 1) SELECT count(*) FROM gone")
-        do {
-            for try await count in try await client.query(statement.query, logger: logger).decode(Int64.self) {
-                return Int(count)
-            }
-            return 0
-        } catch {
-            throw DiaryError.postgres(error, "rateLimit.removeIdle")
-        }
+        let statement = SQLStatement.deleteOldest(from: table, key: "key", where: "updated_at", "<", date, limit: limit)
+        return try await client.count(statement.query, logger: logger, operation: "rateLimit.removeIdle")
     }
 
     /// The number of buckets held (for tests and operators).
     /// - Throws: ``DiaryError`` when the database refuses.
     public func count() async throws -> Int {
-        do {
-            let query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")
-            for try await count in try await client.query(query, logger: logger).decode(Int64.self) {
-                return Int(count)
-            }
-            return 0
-        } catch {
-            throw DiaryError.postgres(error, "rateLimit.count")
-        }
+        try await client.count(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger, operation: "rateLimit.count")
     }
 }
 

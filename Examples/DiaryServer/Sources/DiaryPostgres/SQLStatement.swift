@@ -1,3 +1,5 @@
+@_spi(Storage) import DiarySDK
+import Foundation
 import Logging
 import PostgresNIO
 
@@ -34,6 +36,38 @@ struct SQLStatement: Sendable {
     /// The statement as postgres-nio runs it.
     var query: PostgresQuery {
         PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+}
+
+extension SQLStatement {
+    /// `WITH gone AS (DELETE … RETURNING 1) SELECT count(*) FROM gone` for the oldest rows of `table` whose `column`
+    /// passes `comparison date` (`<` or `<=`), at most `limit` of them, on `column`'s index. The condition is written
+    /// again outside the subquery: a row renewed meanwhile is re-checked against it and stays.
+    static func deleteOldest(from table: String, key: String, where column: String, _ comparison: String, _ date: Date, limit: Int) -> SQLStatement {
+        var statement = SQLStatement(
+            "WITH gone AS (DELETE FROM \(table) WHERE \(key) IN (SELECT \(key) FROM \(table) WHERE \(column) \(comparison) ")
+        statement.bind(date)
+        statement.append(" ORDER BY \(column) LIMIT ")
+        statement.bind(max(limit, 0))
+        statement.append(") AND \(column) \(comparison) ")
+        statement.bind(date)
+        statement.append(" RETURNING 1) SELECT count(*) FROM gone")
+        return statement
+    }
+}
+
+extension PostgresClient {
+    /// Runs a query that answers one count (`SELECT count(*) …`), 0 when it answers no row.
+    /// - Throws: ``DiaryError`` for `operation` when the database refuses.
+    func count(_ query: PostgresQuery, logger: Logger, operation: String) async throws -> Int {
+        do {
+            for try await count in try await self.query(query, logger: logger).decode(Int64.self) {
+                return Int(count)
+            }
+            return 0
+        } catch {
+            throw DiaryError.postgres(error, operation)
+        }
     }
 }
 
