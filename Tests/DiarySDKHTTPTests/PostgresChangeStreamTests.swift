@@ -9,13 +9,10 @@ import Testing
        .enabled(if: PostgresReferenceServer.shouldRun, "needs DIARY_TEST_DATABASE_URL (scripts/postgres.sh start)"))
 struct PostgresChangeStreamTests {
     @Test func aPostPublishedThroughOneServerReachesAStreamOnTheOther() async throws {
-        let schema = PostgresReferenceServer.freshSchema()
-        let first = try await PostgresReferenceServer.start(schema: schema)
-        defer { first.stop() }
-        let second = try await PostgresReferenceServer.start(schema: schema)
-        defer { second.stop() }
-        let reader = HTTPBackend(configuration: .init(baseURL: first.baseURL)).repositories
-        let writer = HTTPBackend(configuration: .init(baseURL: second.baseURL)).repositories
+        let pair = try await TwoServers.start()
+        defer { pair.stop() }
+        let reader = pair.device(on: 0)
+        let writer = pair.device(on: 1)
         _ = try await reader.accounts.signUp(SignUpRequest(email: "reader@example.com", password: "correct horse battery", nickname: "reader"))
         _ = try await writer.accounts.signUp(SignUpRequest(email: "writer@example.com", password: "correct horse battery", nickname: "writer"))
 

@@ -9,13 +9,10 @@ import Testing
        .enabled(if: PostgresReferenceServer.shouldRun, "needs DIARY_TEST_DATABASE_URL (scripts/postgres.sh start)"))
 struct PostgresSharedStateTests {
     @Test func theSameWriteSentToBothServersAtOnceCreatesOnePost() async throws {
-        let schema = PostgresReferenceServer.freshSchema()
-        let first = try await PostgresReferenceServer.start(schema: schema)
-        defer { first.stop() }
-        let second = try await PostgresReferenceServer.start(schema: schema)
-        defer { second.stop() }
-        let one = TestClient(baseURL: first.baseURL)
-        let two = TestClient(baseURL: second.baseURL)
+        let pair = try await TwoServers.start()
+        defer { pair.stop() }
+        let one = TestClient(baseURL: pair.servers[0].baseURL)
+        let two = TestClient(baseURL: pair.servers[1].baseURL)
         let signUp = try await one.send(
             "POST", "/v1/auth/sign-up",
             body: Data(#"{"email":"retry@example.com","password":"correct horse battery","nickname":"retry"}"#.utf8))
@@ -54,13 +51,10 @@ struct PostgresSharedStateTests {
     }
 
     @Test func signInAttemptsSplitOverBothServersMeetOneSharedBudget() async throws {
-        let schema = PostgresReferenceServer.freshSchema()
-        let limit = ["--auth-rate-limit", "4", "--auth-rate-period", "3600"]
-        let first = try await PostgresReferenceServer.start(schema: schema, extraArguments: limit)
-        defer { first.stop() }
-        let second = try await PostgresReferenceServer.start(schema: schema, extraArguments: limit)
-        defer { second.stop() }
-        let servers = [TestClient(baseURL: first.baseURL), TestClient(baseURL: second.baseURL)]
+        // After TwoServers' own `--auth-rate-limit 0`, so these win.
+        let pair = try await TwoServers.start(extraArguments: ["--auth-rate-limit", "4", "--auth-rate-period", "3600"])
+        defer { pair.stop() }
+        let servers = pair.servers.map { TestClient(baseURL: $0.baseURL) }
         let body = Data(#"{"type":"password","email":"nobody@example.com","password":"wrong password"}"#.utf8)
         var statuses: [Int] = []
         for attempt in 0..<8 {
