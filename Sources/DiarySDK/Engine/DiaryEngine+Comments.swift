@@ -97,19 +97,22 @@ extension DiaryEngine: CommentRepository {
             // Paged over the top-level comments, so only the threads on the page read their replies.
             let threads = try Paginator.page(
                 ordered: topLevel, key: { SortKey($0.createdAt, $0.id.rawValue) }, descending: false, request: page)
-            return try await Self.mapPage(threads) { comment in
+            // The page's replies and every author on the page are read once for the page.
+            return try await Self.mapPage(threads) { comments in
                 var replies: [CommentRecord] = []
-                for reply in try await db.rows(StorageSchema.commentsByParent, equalTo: comment.id) {
+                for reply in try await db.rows(StorageSchema.commentsByParent, equalToAnyOf: comments.map(\.id)) {
                     if try await Self.canSee(reply, on: target, viewer: viewer, in: db) { replies.append(reply) }
                 }
                 replies.sort { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-                var replyViews: [Comment] = []
-                replyViews.reserveCapacity(replies.count)
-                for reply in replies {
-                    replyViews.append(try await AccessPolicy.view(of: reply, viewer: viewer, in: db))
+                let shown = comments + replies
+                let views = try await AccessPolicy.views(of: shown, viewer: viewer, in: db)
+                var repliesByParent: [Comment.ID: [Comment]] = [:]
+                for (reply, view) in zip(replies, views[comments.count...]) {
+                    if let parentID = reply.parentID { repliesByParent[parentID, default: []].append(view) }
                 }
-                return CommentThread(
-                    comment: try await AccessPolicy.view(of: comment, viewer: viewer, in: db), replies: replyViews)
+                return zip(comments, views).map { comment, view in
+                    CommentThread(comment: view, replies: repliesByParent[comment.id] ?? [])
+                }
             }
         }
     }

@@ -112,7 +112,7 @@ extension DiaryEngine: PostRepository {
                         StorageSchema.feed, Everything(), descending: true, from: position, limit: limit, where: filter)
                 },
                 count: { try await db.count(StorageSchema.feed, Everything(), where: filter) },
-                view: { try await AccessPolicy.view(of: $0, viewer: viewer, in: db) })
+                views: { try await AccessPolicy.views(of: $0, viewer: viewer, in: db) })
         }
     }
 
@@ -133,7 +133,7 @@ extension DiaryEngine: PostRepository {
                         where: filter)
                 },
                 count: { try await db.count(StorageSchema.postsOfAuthor, author, where: filter) },
-                view: { try await AccessPolicy.view(of: $0, viewer: viewer, in: db) })
+                views: { try await AccessPolicy.views(of: $0, viewer: viewer, in: db) })
         }
     }
 
@@ -152,7 +152,7 @@ extension DiaryEngine: PostRepository {
                     try await db.searchPosts(query, from: position, limit: limit, where: filter)
                 },
                 count: { try await db.countPosts(matching: query, where: filter) },
-                view: { try await AccessPolicy.view(of: $0, viewer: viewer, in: db) })
+                views: { try await AccessPolicy.views(of: $0, viewer: viewer, in: db) })
         }
     }
 
@@ -197,7 +197,7 @@ extension DiaryEngine: PostRepository {
                     if liker != viewer.id && post.isAnonymous && post.authorID == liker { return nil }
                     return post
                 })
-            return try await Self.mapPage(posts) { try await AccessPolicy.view(of: $0, viewer: viewer, in: db) }
+            return try await Self.mapPage(posts) { try await AccessPolicy.views(of: $0, viewer: viewer, in: db) }
         }
     }
 
@@ -227,9 +227,23 @@ extension DiaryEngine: PostRepository {
     static func mapPage<Row: Sendable, Item: Sendable>(
         _ page: Page<Row>, _ transform: (Row) async throws -> Item
     ) async throws -> Page<Item> {
-        var items: [Item] = []
-        items.reserveCapacity(page.items.count)
-        for row in page.items { items.append(try await transform(row)) }
+        try await mapPage(page) { rows in
+            var items: [Item] = []
+            items.reserveCapacity(rows.count)
+            for row in rows { items.append(try await transform(row)) }
+            return items
+        }
+    }
+
+    /// The same page with its items transformed together, one item per row in the same order: for a transform that
+    /// reads what the page's rows show beside themselves once for the page.
+    static func mapPage<Row: Sendable, Item: Sendable>(
+        _ page: Page<Row>, _ transform: ([Row]) async throws -> [Item]
+    ) async throws -> Page<Item> {
+        let items = try await transform(page.items)
+        guard items.count == page.items.count else {
+            throw DiaryError(.server, "a page of \(page.items.count) rows was shown as \(items.count) items")
+        }
         return Page(
             items: items, nextCursor: page.nextCursor, pageNumber: page.pageNumber, totalPages: page.totalPages,
             isLastPage: page.isLastPage, size: page.size)

@@ -202,13 +202,15 @@ extension DiaryEngine: NotificationRepository {
             let records = try await Self.visibleNotifications(for: viewer, in: db)
             let page = try Paginator.page(
                 ordered: records, key: { SortKey($0.createdAt, $0.id.rawValue) }, descending: true, request: page)
-            return try await Self.mapPage(page) { record in
-                var actor: AuthorSummary?
-                if let actorID = record.actorID { actor = try await AccessPolicy.summary(of: actorID, in: db) }
-                return DiaryNotification(
-                    id: record.id, recipientID: record.recipientID, kind: record.kind, actor: actor,
-                    bookID: record.bookID, diaryID: record.diaryID, postID: record.postID, commentID: record.commentID,
-                    createdAt: record.createdAt, isRead: record.isRead)
+            return try await Self.mapPage(page) { records in
+                let actors = try await AccessPolicy.summaries(of: Set(records.compactMap(\.actorID)), in: db)
+                return records.map { record in
+                    DiaryNotification(
+                        id: record.id, recipientID: record.recipientID, kind: record.kind,
+                        actor: record.actorID.flatMap { actors[$0] }, bookID: record.bookID, diaryID: record.diaryID,
+                        postID: record.postID, commentID: record.commentID, createdAt: record.createdAt,
+                        isRead: record.isRead)
+                }
             }
         }
     }

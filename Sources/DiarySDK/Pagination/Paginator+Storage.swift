@@ -9,11 +9,12 @@ extension Paginator {
     ///   - key: A row's position in the listing.
     ///   - fetch: Up to `limit` rows from a position, in page order (``StorageReader/page(_:_:descending:from:limit:where:)``).
     ///   - count: How many rows the listing has.
-    ///   - view: The item shown for a row.
+    ///   - views: The items shown for the page's rows, one per row in the same order, made together so that what
+    ///     they show beside themselves is read once for the page.
     package static func page<Row: Sendable, Item: Sendable>(
         _ request: PageRequest, key: (Row) -> SortKey,
         fetch: (ListingPosition, Int) async throws -> [Row], count: () async throws -> Int,
-        view: (Row) async throws -> Item
+        views: ([Row]) async throws -> [Item]
     ) async throws -> Page<Item> {
         try request.validate()
         switch request.position {
@@ -21,22 +22,32 @@ extension Paginator {
             let position = try cursor.map { ListingPosition.after(try SortKey(cursor: $0)) } ?? .start
             let rows = try await fetch(position, request.size + 1)
             let hasMore = rows.count > request.size
-            var items: [Item] = []
-            items.reserveCapacity(min(rows.count, request.size))
-            for row in rows.prefix(request.size) { items.append(try await view(row)) }
+            let items = try await views(Array(rows.prefix(request.size)))
             let next = hasMore ? key(rows[request.size - 1]).cursor : nil
             return Page(items: items, nextCursor: next, isLastPage: !hasMore, size: request.size)
         case .number(let number):
             let total = try await count()
             let totalPages = max(1, (total + request.size - 1) / request.size)
             let offset = (number - 1) * request.size
-            var items: [Item] = []
-            if offset < total {
-                for row in try await fetch(.offset(offset), request.size) { items.append(try await view(row)) }
-            }
+            let items = offset < total ? try await views(try await fetch(.offset(offset), request.size)) : []
             return Page(
                 items: items, pageNumber: number, totalPages: totalPages, isLastPage: number >= totalPages,
                 size: request.size)
+        }
+    }
+
+    /// A page of a listing the store filters completely, each item made from its row alone
+    /// (``page(_:key:fetch:count:views:)``).
+    package static func page<Row: Sendable, Item: Sendable>(
+        _ request: PageRequest, key: (Row) -> SortKey,
+        fetch: (ListingPosition, Int) async throws -> [Row], count: () async throws -> Int,
+        view: (Row) async throws -> Item
+    ) async throws -> Page<Item> {
+        try await page(request, key: key, fetch: fetch, count: count) { rows in
+            var items: [Item] = []
+            items.reserveCapacity(rows.count)
+            for row in rows { items.append(try await view(row)) }
+            return items
         }
     }
 

@@ -115,18 +115,14 @@ package enum AccessPolicy {
         return false
     }
 
-    /// The author as `viewer` may see them: `nil` for someone else's anonymous content.
-    package static func author(
-        _ authorID: User.ID, isAnonymous: Bool, viewer: Viewer, in db: any StorageReader
-    ) async throws -> AuthorSummary? {
-        if isAnonymous && authorID != viewer.id { return nil }
-        return try await summary(of: authorID, in: db)
+    /// A user's public summary.
+    package static func summary(of id: User.ID, in db: any StorageReader) async throws -> AuthorSummary? {
+        try await db.user(id).map(summary(of:))
     }
 
     /// A user's public summary.
-    package static func summary(of id: User.ID, in db: any StorageReader) async throws -> AuthorSummary? {
-        guard let user = try await db.user(id) else { return nil }
-        return AuthorSummary(id: user.id, nickname: user.nickname, avatar: user.avatar)
+    package static func summary(of user: User) -> AuthorSummary {
+        AuthorSummary(id: user.id, nickname: user.nickname, avatar: user.avatar)
     }
 
     /// A user as `viewer` sees them: everything for themself, the public profile for others.
@@ -137,40 +133,102 @@ package enum AccessPolicy {
     /// A post as `viewer` sees it: counts leaving out what the viewer may not see; for someone else's anonymous
     /// post, no author and no source (the entry or blog it came from would name its author).
     package static func view(of post: PostRecord, viewer: Viewer, in db: any StorageReader) async throws -> Post {
-        let likeCount = try await db.count(StorageSchema.likesByPost, equalTo: post.id, where: viewer.filter)
-        let isLiked = try await db.contains(.like(viewer.id, post.id))
-        // The same test as listing the comments, so a count never says more than the list shows.
-        var commentCount = 0
-        var parents: [Comment.ID: CommentRecord?] = [:]
-        for comment in try await db.rows(StorageSchema.commentsByTarget, equalTo: .post(post.id))
-        where canSee(contentBy: comment.authorID, isAnonymous: comment.isAnonymous, viewer: viewer) {
-            // A reply shows only in its parent's thread.
-            if let parentID = comment.parentID {
-                if parents[parentID] == nil { parents[parentID] = .some(try await db.comment(parentID)) }
-                if let parent = parents[parentID] ?? nil,
-                    !canSee(contentBy: parent.authorID, isAnonymous: parent.isAnonymous, viewer: viewer)
-                {
-                    continue
-                }
-            }
-            commentCount += 1
+        guard let view = try await views(of: [post], viewer: viewer, in: db).first else {
+            throw DiaryError(.server, "post \(post.id) has no view")
         }
-        let hidesAuthor = post.isAnonymous && post.authorID != viewer.id
-        return Post(
-            id: post.id, author: try await author(post.authorID, isAnonymous: post.isAnonymous, viewer: viewer, in: db),
-            isMine: post.authorID == viewer.id, isAnonymous: post.isAnonymous, title: post.title, body: post.body,
-            tags: post.tags, images: post.images, source: hidesAuthor ? .original : post.source, day: post.day,
-            likeCount: likeCount, commentCount: commentCount, isLiked: isLiked, createdAt: post.createdAt,
-            updatedAt: post.updatedAt)
+        return view
+    }
+
+    /// Posts as `viewer` sees them (``view(of:viewer:in:)``), in the same order, with what they show beside
+    /// themselves read for all of them at once: their like counts, their comment counts, whether the viewer liked
+    /// each, and their authors, in four batched reads however many posts there are.
+    package static func views(of posts: [PostRecord], viewer: Viewer, in db: any StorageReader) async throws -> [Post] {
+        guard !posts.isEmpty else { return [] }
+        let ids = posts.map(\.id)
+        let likeCounts = try await db.counts(StorageSchema.likesByPost, equalToAnyOf: ids, where: viewer.filter)
+        let commentCounts = try await visibleCommentCounts(of: ids, viewer: viewer, in: db)
+        let shownAuthors = Set(posts.lazy.filter { !$0.isAnonymous || $0.authorID == viewer.id }.map(\.authorID))
+        let found = try await db.records(ids.map { .like(viewer.id, $0) } + shownAuthors.map { .user($0) })
+        return posts.map { post in
+            let hidesAuthor = post.isAnonymous && post.authorID != viewer.id
+            var author: AuthorSummary?
+            if !hidesAuthor, case .user(let user)? = found[.user(post.authorID)] { author = summary(of: user) }
+            return Post(
+                id: post.id, author: author, isMine: post.authorID == viewer.id, isAnonymous: post.isAnonymous,
+                title: post.title, body: post.body, tags: post.tags, images: post.images,
+                source: hidesAuthor ? .original : post.source, day: post.day, likeCount: likeCounts[post.id] ?? 0,
+                commentCount: commentCounts[post.id] ?? 0, isLiked: found[.like(viewer.id, post.id)] != nil,
+                createdAt: post.createdAt, updatedAt: post.updatedAt)
+        }
+    }
+
+    /// How many comments on each post `viewer` sees: the same test as listing the comments, so a count never says
+    /// more than the list shows. A comment counts when the viewer may see content by its author, and a reply only
+    /// when they may also see its parent's (it shows only in its parent's thread).
+    ///
+    /// When the viewer's filter hides no one, every comment passes both tests, so the store counts them; otherwise
+    /// the posts' comments are read and tested here.
+    private static func visibleCommentCounts(
+        of ids: [Post.ID], viewer: Viewer, in db: any StorageReader
+    ) async throws -> [Post.ID: Int] {
+        let targets = ids.map(CommentTarget.post)
+        var counts: [Post.ID: Int] = [:]
+        if viewer.filter.admitsEverything {
+            for (target, count) in try await db.counts(StorageSchema.commentsByTarget, equalToAnyOf: targets, where: .none) {
+                if case .post(let id) = target { counts[id] = count }
+            }
+            return counts
+        }
+        let comments = try await db.rows(StorageSchema.commentsByTarget, equalToAnyOf: targets)
+        let loaded = Dictionary(comments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let missingParents = Set(comments.compactMap(\.parentID)).subtracting(loaded.keys)
+        var parents = loaded
+        for case .comment(let parent) in try await db.records(missingParents.map { .comment($0) }).values {
+            parents[parent.id] = parent
+        }
+        for comment in comments where canSee(contentBy: comment.authorID, isAnonymous: comment.isAnonymous, viewer: viewer) {
+            guard case .post(let postID) = comment.target else { continue }
+            // A reply counts unless its parent is there and hidden (deleting a comment deletes its replies).
+            if let parentID = comment.parentID, let parent = parents[parentID],
+                !canSee(contentBy: parent.authorID, isAnonymous: parent.isAnonymous, viewer: viewer)
+            {
+                continue
+            }
+            counts[postID, default: 0] += 1
+        }
+        return counts
     }
 
     /// A comment as `viewer` sees it.
     package static func view(of comment: CommentRecord, viewer: Viewer, in db: any StorageReader) async throws -> Comment {
-        Comment(
-            id: comment.id, target: comment.target, parentID: comment.parentID,
-            author: try await author(comment.authorID, isAnonymous: comment.isAnonymous, viewer: viewer, in: db),
-            isMine: comment.authorID == viewer.id, isAnonymous: comment.isAnonymous, body: comment.body,
-            mood: comment.mood, createdAt: comment.createdAt, updatedAt: comment.updatedAt)
+        guard let view = try await views(of: [comment], viewer: viewer, in: db).first else {
+            throw DiaryError(.server, "comment \(comment.id) has no view")
+        }
+        return view
+    }
+
+    /// Comments as `viewer` sees them, in the same order, with their authors read in one batched read.
+    package static func views(of comments: [CommentRecord], viewer: Viewer, in db: any StorageReader) async throws -> [Comment] {
+        guard !comments.isEmpty else { return [] }
+        let shownAuthors = Set(comments.lazy.filter { !$0.isAnonymous || $0.authorID == viewer.id }.map(\.authorID))
+        let authors = try await summaries(of: shownAuthors, in: db)
+        return comments.map { comment in
+            let hidesAuthor = comment.isAnonymous && comment.authorID != viewer.id
+            return Comment(
+                id: comment.id, target: comment.target, parentID: comment.parentID,
+                author: hidesAuthor ? nil : authors[comment.authorID], isMine: comment.authorID == viewer.id,
+                isAnonymous: comment.isAnonymous, body: comment.body, mood: comment.mood, createdAt: comment.createdAt,
+                updatedAt: comment.updatedAt)
+        }
+    }
+
+    /// Users' public summaries, read in one batched read; a user who is gone is absent.
+    package static func summaries(of ids: Set<User.ID>, in db: any StorageReader) async throws -> [User.ID: AuthorSummary] {
+        var summaries: [User.ID: AuthorSummary] = [:]
+        for case .user(let user) in try await db.records(ids.map { .user($0) }).values {
+            summaries[user.id] = summary(of: user)
+        }
+        return summaries
     }
 
     /// A book as `viewer` (a member) sees it.

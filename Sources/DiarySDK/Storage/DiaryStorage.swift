@@ -79,6 +79,37 @@ public protocol StorageReader: Sendable {
         _ index: StorageIndex<Row, Value>, equalTo value: Value, where filter: RowFilter
     ) async throws -> Int
 
+    /// The rows with any of these keys, by key; a key with no row is absent.
+    ///
+    /// What a page shows beside its rows (their authors, whether the viewer liked each post) is read with one call
+    /// for the whole page, not one per row. A SQL store answers it with `WHERE key = ANY($1)`; the default asks
+    /// ``record(_:)`` for each key, which is right for a store in memory.
+    func records(_ keys: [RecordKey]) async throws -> [RecordKey: StoreRecord]
+
+    /// The rows whose index value is any of `values`, in no particular order, each once.
+    ///
+    /// The default asks ``rows(_:equalTo:)`` for each value.
+    func rows<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value]
+    ) async throws -> [Row]
+
+    /// The rows of several indices over one table with one value: for each index, in order, what
+    /// ``rows(_:equalTo:)`` answers (a viewer's blocks, by whom and of whom, in one call).
+    ///
+    /// The default asks ``rows(_:equalTo:)`` for each index.
+    func rows<Row: Sendable, Value: Hashable & Sendable>(
+        ofEach indices: [StorageIndex<Row, Value>], equalTo value: Value
+    ) async throws -> [[Row]]
+
+    /// For each of `values`, how many rows with it pass `filter`, as ``count(_:equalTo:where:)`` counts them; a
+    /// value may be absent when it has none.
+    ///
+    /// A SQL store answers it with one `… WHERE value = ANY($1) GROUP BY value`; the default asks
+    /// ``count(_:equalTo:where:)`` for each value.
+    func counts<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value], where filter: RowFilter
+    ) async throws -> [Value: Int]
+
     /// Up to `limit` rows of a listing's partition that pass `filter`, in the listing's order (newest first when
     /// `descending`), starting at `position`.
     func page<Row: Sendable, Partition: Hashable & Sendable>(
@@ -99,6 +130,50 @@ public protocol StorageReader: Sendable {
 
     /// How many posts match `query` and pass `filter`.
     func countPosts(matching query: PostTextQuery, where filter: RowFilter) async throws -> Int
+}
+
+@_spi(Storage)
+extension StorageReader {
+    /// Asks ``record(_:)`` for each key.
+    public func records(_ keys: [RecordKey]) async throws -> [RecordKey: StoreRecord] {
+        var found: [RecordKey: StoreRecord] = [:]
+        for key in Set(keys) {
+            if let record = try await record(key) { found[key] = record }
+        }
+        return found
+    }
+
+    /// Asks ``rows(_:equalTo:)`` for each value, keeping a row filed under several of them once.
+    public func rows<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value]
+    ) async throws -> [Row] {
+        var seen: Set<RecordKey> = []
+        var rows: [Row] = []
+        for value in Set(values) {
+            for row in try await self.rows(index, equalTo: value) where seen.insert(index.table.wrap(row).key).inserted {
+                rows.append(row)
+            }
+        }
+        return rows
+    }
+
+    /// Asks ``rows(_:equalTo:)`` for each index.
+    public func rows<Row: Sendable, Value: Hashable & Sendable>(
+        ofEach indices: [StorageIndex<Row, Value>], equalTo value: Value
+    ) async throws -> [[Row]] {
+        var rows: [[Row]] = []
+        for index in indices { rows.append(try await self.rows(index, equalTo: value)) }
+        return rows
+    }
+
+    /// Asks ``count(_:equalTo:where:)`` for each value.
+    public func counts<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value], where filter: RowFilter
+    ) async throws -> [Value: Int] {
+        var counts: [Value: Int] = [:]
+        for value in Set(values) { counts[value] = try await count(index, equalTo: value, where: filter) }
+        return counts
+    }
 }
 
 /// What the engine does inside a ``DiaryStorage`` write: it reads (seeing its own changes) and puts or removes rows.

@@ -45,6 +45,92 @@ final class PostgresReader: StorageReader {
         return try await count(statement)
     }
 
+    func records(_ keys: [RecordKey]) async throws -> [RecordKey: StoreRecord] {
+        // One statement for every table the keys name: `SELECT 0, doc::text FROM row_like WHERE key = ANY($1)
+        // UNION ALL SELECT 1, doc::text FROM row_user WHERE key = ANY($2)`.
+        let byKind = Dictionary(grouping: Set(keys), by: \.kind).sorted { $0.key.rawValue < $1.key.rawValue }
+        guard !byKind.isEmpty else { return [:] }
+        var statement = SQLStatement()
+        for (number, (kind, keys)) in byKind.enumerated() {
+            if number > 0 { statement.append(" UNION ALL ") }
+            statement.append("SELECT \(number), doc::text FROM \(layout.recordTable(kind)) WHERE key = ANY(")
+            statement.bind(keys.map(PostgresRowCoding.key))
+            statement.append("::text[])")
+        }
+        SQLStatementLog.current?.append(statement)
+        var found: [RecordKey: StoreRecord] = [:]
+        for try await (number, document) in try await connection.query(statement.query, logger: logger).decode((Int, String).self) {
+            guard byKind.indices.contains(number) else {
+                throw DiaryError(.server, "a batched read answered for a table it did not ask")
+            }
+            let record = try PostgresRowCoding.record(from: document, kind: byKind[number].key)
+            found[record.key] = record
+        }
+        return found
+    }
+
+    func rows<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value]
+    ) async throws -> [Row] {
+        guard !values.isEmpty else { return [] }
+        let table = try layout.index(named: index.name)
+        var statement = SQLStatement(
+            "SELECT r.doc::text FROM \(layout.recordTable(index.kind)) r WHERE r.key IN (SELECT i.key FROM "
+                + "\(layout.qualified(table.table)) i WHERE i.value = ANY(")
+        statement.bind(try Set(values).map(postgresKeyText))
+        statement.append("::text[]))")
+        return try await rows(of: index.table, statement)
+    }
+
+    func rows<Row: Sendable, Value: Hashable & Sendable>(
+        ofEach indices: [StorageIndex<Row, Value>], equalTo value: Value
+    ) async throws -> [[Row]] {
+        guard !indices.isEmpty else { return [] }
+        var statement = SQLStatement()
+        for (number, index) in indices.enumerated() {
+            let table = try layout.index(named: index.name)
+            if number > 0 { statement.append(" UNION ALL ") }
+            statement.append(
+                "SELECT \(number), r.doc::text FROM \(layout.qualified(table.table)) i JOIN "
+                    + "\(layout.recordTable(index.kind)) r ON r.key = i.key WHERE i.value = ")
+            statement.bind(try postgresKeyText(value))
+        }
+        SQLStatementLog.current?.append(statement)
+        var rows = [[Row]](repeating: [], count: indices.count)
+        for try await (number, document) in try await connection.query(statement.query, logger: logger).decode((Int, String).self) {
+            guard rows.indices.contains(number) else { throw DiaryError(.server, "a batched read answered for an index it did not ask") }
+            let table = indices[number].table
+            guard let row = table.unwrap(try PostgresRowCoding.record(from: document, kind: table.kind)) else {
+                throw DiaryError(.storageCorrupted, "the \(table.kind.rawValue) table holds a row of another kind")
+            }
+            rows[number].append(row)
+        }
+        return rows
+    }
+
+    func counts<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value], where filter: RowFilter
+    ) async throws -> [Value: Int] {
+        guard !values.isEmpty else { return [:] }
+        let table = try layout.index(named: index.name)
+        var valuesByText: [String: Value] = [:]
+        for value in values { valuesByText[try postgresKeyText(value)] = value }
+        var statement = SQLStatement("SELECT value, count(*) FROM \(layout.qualified(table.table)) WHERE value = ANY(")
+        statement.bind(Array(valuesByText.keys))
+        statement.append("::text[])")
+        if table.declaration.isFiltered { filter.appendSQL(to: &statement, alias: nil) }
+        statement.append(" GROUP BY value")
+        SQLStatementLog.current?.append(statement)
+        var counts: [Value: Int] = [:]
+        for try await (text, count) in try await connection.query(statement.query, logger: logger).decode((String, Int64).self) {
+            guard let value = valuesByText[text] else {
+                throw DiaryError(.server, "a batched count answered for a value it did not ask")
+            }
+            counts[value] = Int(count)
+        }
+        return counts
+    }
+
     func page<Row: Sendable, Partition: Hashable & Sendable>(
         _ listing: StorageListing<Row, Partition>, _ partition: Partition, descending: Bool, from position: ListingPosition,
         limit: Int, where filter: RowFilter

@@ -64,6 +64,28 @@ final class PostgresTransaction: StorageTransaction {
         try await reader.count(index, equalTo: value, where: filter)
     }
 
+    func records(_ keys: [RecordKey]) async throws -> [RecordKey: StoreRecord] {
+        try await reader.records(keys)
+    }
+
+    func rows<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value]
+    ) async throws -> [Row] {
+        try await reader.rows(index, equalToAnyOf: values)
+    }
+
+    func rows<Row: Sendable, Value: Hashable & Sendable>(
+        ofEach indices: [StorageIndex<Row, Value>], equalTo value: Value
+    ) async throws -> [[Row]] {
+        try await reader.rows(ofEach: indices, equalTo: value)
+    }
+
+    func counts<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value], where filter: RowFilter
+    ) async throws -> [Value: Int] {
+        try await reader.counts(index, equalToAnyOf: values, where: filter)
+    }
+
     func page<Row: Sendable, Partition: Hashable & Sendable>(
         _ listing: StorageListing<Row, Partition>, _ partition: Partition, descending: Bool, from position: ListingPosition,
         limit: Int, where filter: RowFilter
