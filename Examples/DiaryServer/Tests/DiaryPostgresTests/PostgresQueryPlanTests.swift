@@ -305,6 +305,23 @@ struct PlanFixture: Sendable {
             ("search by a tag after a cursor", {
                 _ = try await $0.searchPosts(PostTextQuery(words: [], tags: ["tag7"]), from: .after(cursor), limit: 21, where: viewerFilter)
             }),
+            ("a page's like counts (batched)", {
+                _ = try await $0.counts(StorageSchema.likesByPost, equalToAnyOf: (7_900..<7_920).map(post), where: viewerFilter)
+            }),
+            ("a page's comment counts (batched)", {
+                _ = try await $0.counts(StorageSchema.commentsByTarget, equalToAnyOf: (80..<100).map { .post(post($0)) }, where: .none)
+            }),
+            ("a page's comments (batched)", {
+                _ = try await $0.rows(StorageSchema.commentsByTarget, equalToAnyOf: (80..<100).map { .post(post($0)) })
+            }),
+            ("a page's likes by the viewer and authors (batched)", {
+                _ = try await $0.records((7_900..<7_920).map { .like(someone, post($0)) } + (1..<21).map { .user(user($0)) })
+            }),
+            ("a viewer's blocks both ways (batched)", {
+                _ = try await $0.rows(
+                    ofEach: [StorageSchema.blocksByBlocker, StorageSchema.blocksByBlocked, StorageSchema.anonymousBlocksByBlocker],
+                    equalTo: someone)
+            }),
             ("search count", { _ = try await $0.countPosts(matching: PostTextQuery(words: ["post2345"], tags: []), where: viewerFilter) }),
         ]
         var paths: [(String, [SQLStatement])] = []

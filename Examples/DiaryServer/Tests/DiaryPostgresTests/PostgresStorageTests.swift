@@ -1,5 +1,6 @@
 @_spi(Storage) import DiaryPostgres
 @_spi(Storage) import DiarySDK
+@_spi(Storage) import DiarySDKConformance
 import Foundation
 import Testing
 
@@ -257,5 +258,60 @@ struct PostgresStorageTests {
             await storage.shutdown()
         }
         #expect(badSchema?.code == .server)
+    }
+}
+
+/// The storage contract's own checks (``StorageContractChecks``) on the PostgreSQL store, whose batched reads are
+/// its own statements (one `= ANY($1)` or `UNION ALL` statement each), not the contract's defaults.
+@Suite("PostgreSQL store: storage contract", .enabled(if: PostgresTestDatabase.shouldRun))
+struct PostgresStorageContractTests {
+    @Test func batchedReadsAgreeWithSingleReads() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            try await StorageContractChecks.batchedReadsAgreeWithSingleReads(on: storage)
+        }
+    }
+
+    @Test func aPageOfPostsIsReadInAFixedNumberOfStatements() async throws {
+        // What made the server slow (issue 12): each post on a page cost four statements of its own. Now a page of
+        // the feed, a search or an author's posts costs the same few statements however many posts it shows, and
+        // its comments' authors are read once for the page.
+        try await PostgresTestDatabase.withStorage { storage in
+            let world = try await StorageConformanceHarness(makeStorage: { storage }).makeWorld()
+            let reader = try await world.makeDevice()
+            let author = try await world.makeDevice()
+            _ = try await reader.accounts.signUp(SignUpRequest(email: "reader@example.com", password: "correct horse 1", nickname: "Reader"))
+            let writer = try await author.accounts.signUp(SignUpRequest(email: "author@example.com", password: "correct horse 1", nickname: "Author"))
+            var posts: [Post] = []
+            for number in 1...30 {
+                posts.append(try await author.posts.publish(PostDraft(
+                    title: "Lighthouse \(number)", body: "A walk to the lighthouse.", isAnonymous: number % 5 == 0)))
+            }
+            for post in posts.prefix(12) { _ = try await reader.posts.like(post.id) }
+            let commented = try #require(posts.last)
+            for number in 1...10 {
+                let comment = try await author.comments.addComment(CommentDraft(target: .post(commented.id), body: "comment \(number)"))
+                _ = try await reader.comments.addComment(CommentDraft(target: .post(commented.id), parentID: comment.id, body: "reply \(number)"))
+            }
+            func statements(_ read: @Sendable () async throws -> Int) async throws -> (items: Int, statements: Int) {
+                let log = SQLStatementLog()
+                let items = try await SQLStatementLog.$current.withValue(log) { try await read() }
+                return (items, log.statements.count)
+            }
+            for size in [2, 20] {
+                let feed = try await statements { try await reader.posts.feed(page: .first(size: size)).items.count }
+                let search = try await statements {
+                    try await reader.posts.search(PostSearch(text: "lighthouse"), page: .first(size: size)).items.count
+                }
+                let byAuthor = try await statements { try await reader.posts.posts(by: writer.id, page: .first(size: size)).items.count }
+                let comments = try await statements {
+                    try await reader.comments.comments(on: .post(commented.id), page: .first(size: size)).items.count
+                }
+                #expect(feed == (size, 6), "feed of \(size): \(feed)")
+                #expect(search == (size, 6), "search of \(size): \(search)")
+                #expect(byAuthor == (size, 7), "an author's posts, \(size): \(byAuthor)")
+                #expect(comments == (min(size, 10), 5), "comments, \(size): \(comments)")
+            }
+            try await world.shutdown()
+        }
     }
 }
