@@ -119,7 +119,7 @@ extension DiaryEngine: BlogRepository {
                 existing = try await Self.importedPost(StorageSchema.importKey(blog: id, link: url), in: transaction)
             }
             let source = PostSource.blog(BlogImport(blogID: id, guid: item.guid, url: item.url))
-            let day = LocalDate(publishedAt, in: try await self.timeZone(of: actor.id, in: transaction))
+            let day = LocalDate(publishedAt, in: try await self.timeZone(of: actor, in: transaction))
             if var post = existing {
                 guard post.title != title || post.body != body || post.tags != tags || post.source != source else {
                     return .unchanged

@@ -20,7 +20,7 @@ extension DiaryEngine: DiaryRepository {
             if let chosen = draft.day {
                 day = chosen
             } else {
-                day = LocalDate(now, in: try await self.timeZone(of: actor.id, in: transaction))
+                day = LocalDate(now, in: try await self.timeZone(of: actor, in: transaction))
             }
             let diary = Diary(
                 id: id, authorID: actor.id, bookID: draft.bookID, day: day, title: title, body: body, mood: mood,

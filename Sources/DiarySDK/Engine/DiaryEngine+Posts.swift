@@ -13,10 +13,10 @@ extension DiaryEngine: PostRepository {
             let record = PostRecord(
                 id: id, authorID: actor.id, isAnonymous: draft.isAnonymous, title: title, body: body, tags: tags,
                 images: draft.images, source: .original,
-                day: LocalDate(now, in: try await self.timeZone(of: actor.id, in: transaction)), createdAt: now,
+                day: LocalDate(now, in: try await self.timeZone(of: actor, in: transaction)), createdAt: now,
                 updatedAt: now)
             try await transaction.put(.post(record))
-            return try await AccessPolicy.view(of: record, viewer: actor, in: transaction)
+            return try await AccessPolicy.view(ofNew: record, viewer: actor, in: transaction)
         }
     }
 
@@ -45,7 +45,7 @@ extension DiaryEngine: PostRepository {
                 id: id, authorID: actor.id, isAnonymous: isAnonymous, title: title, body: diary.body, tags: diary.tags,
                 images: images, source: .diary(diaryID), day: diary.day, createdAt: now, updatedAt: now)
             try await transaction.put(.post(record))
-            return try await AccessPolicy.view(of: record, viewer: actor, in: transaction)
+            return try await AccessPolicy.view(ofNew: record, viewer: actor, in: transaction)
         }
     }
 

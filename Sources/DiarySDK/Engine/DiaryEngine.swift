@@ -107,10 +107,10 @@ public final class DiaryEngine: Sendable {
     ) async throws -> Result {
         let viewer = try requireUserID()
         return try await store.read(operation) { db in
-            guard try await db.contains(.user(viewer)) else {
+            guard let account = try await db.user(viewer) else {
                 throw DiaryError(.unauthenticated, "the signed-in account no longer exists")
             }
-            return try await body(db, try await Viewer.load(viewer, in: db))
+            return try await body(db, try await Viewer.load(account: account, in: db))
         }
     }
 
@@ -120,10 +120,10 @@ public final class DiaryEngine: Sendable {
     ) async throws -> Result {
         let actor = try requireUserID()
         return try await store.write(operation) { transaction in
-            guard try await transaction.contains(.user(actor)) else {
+            guard let account = try await transaction.user(actor) else {
                 throw DiaryError(.unauthenticated, "the signed-in account no longer exists")
             }
-            return try await body(transaction, try await Viewer.load(actor, in: transaction))
+            return try await body(transaction, try await Viewer.load(account: account, in: transaction))
         }
     }
 
@@ -148,8 +148,17 @@ public final class DiaryEngine: Sendable {
 
     /// The time zone a user's days are counted in.
     package func timeZone(of userID: User.ID, in db: any StorageReader) async throws -> TimeZone {
-        try await db.user(userID)?.settings?.timeZoneIdentifier.flatMap(TimeZone.init(identifier:))
-            ?? environment.defaultTimeZone
+        timeZone(of: try await db.user(userID))
+    }
+
+    /// The signed-in user's time zone, from the row the request read.
+    package func timeZone(of actor: Viewer, in db: any StorageReader) async throws -> TimeZone {
+        if let account = actor.account { return timeZone(of: account) }
+        return try await timeZone(of: actor.id, in: db)
+    }
+
+    private func timeZone(of user: User?) -> TimeZone {
+        user?.settings?.timeZoneIdentifier.flatMap(TimeZone.init(identifier:)) ?? environment.defaultTimeZone
     }
 
     /// Checks that every image was uploaded by `owner`.

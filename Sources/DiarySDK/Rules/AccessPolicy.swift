@@ -139,6 +139,19 @@ package enum AccessPolicy {
         return view
     }
 
+    /// A post `viewer` has just written, in the transaction that wrote it: nobody has liked it or commented on it
+    /// yet (no other transaction can see it before this one commits), and its author is the viewer, so it needs
+    /// no read when the request read the viewer's row.
+    package static func view(ofNew post: PostRecord, viewer: Viewer, in db: any StorageReader) async throws -> Post {
+        guard post.authorID == viewer.id, let account = viewer.account else {
+            return try await view(of: post, viewer: viewer, in: db)
+        }
+        return Post(
+            id: post.id, author: summary(of: account), isMine: true, isAnonymous: post.isAnonymous, title: post.title,
+            body: post.body, tags: post.tags, images: post.images, source: post.source, day: post.day, likeCount: 0,
+            commentCount: 0, isLiked: false, createdAt: post.createdAt, updatedAt: post.updatedAt)
+    }
+
     /// Posts as `viewer` sees them (``view(of:viewer:in:)``), in the same order, with what they show beside
     /// themselves read for all of them at once: their like counts, their comment counts, whether the viewer liked
     /// each, and their authors, in four batched reads however many posts there are.

@@ -9,11 +9,23 @@ package struct Viewer: Sendable {
     package let blockedEitherWay: Set<User.ID>
     /// Authors whose anonymous content the viewer hid by blocking the author of one anonymous post or comment.
     package let anonymouslyBlocked: Set<User.ID>
+    /// The viewer's own row, when the request read it (``load(account:in:)``), so rules that need it (their time
+    /// zone, their summary on what they write) do not read it again.
+    package let account: User?
 
-    package init(id: User.ID, blockedEitherWay: Set<User.ID>, anonymouslyBlocked: Set<User.ID>) {
+    package init(id: User.ID, blockedEitherWay: Set<User.ID>, anonymouslyBlocked: Set<User.ID>, account: User? = nil) {
         self.id = id
         self.blockedEitherWay = blockedEitherWay
         self.anonymouslyBlocked = anonymouslyBlocked
+        self.account = account
+    }
+
+    /// Reads a signed-in user's blocks, keeping their row.
+    package static func load(account: User, in db: any StorageReader) async throws -> Viewer {
+        let viewer = try await load(account.id, in: db)
+        return Viewer(
+            id: account.id, blockedEitherWay: viewer.blockedEitherWay, anonymouslyBlocked: viewer.anonymouslyBlocked,
+            account: account)
     }
 
     /// Reads a viewer's blocks: three indices, in one batched read.

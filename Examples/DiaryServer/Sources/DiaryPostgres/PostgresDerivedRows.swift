@@ -6,46 +6,82 @@ import PostgresNIO
 /// Keeps a row's derived columns and entry rows in step with it: the search columns of a post, and its entries
 /// in every index and listing table of its kind. Only what changed between the row before and after is touched,
 /// so a write conflicts (under `SERIALIZABLE`) only with writes to the same entries.
+///
+/// A change is at most two statements, each one `WITH … ` statement of data-modifying parts: every entry that goes,
+/// then the row and every entry that comes. The two never share a statement, because the parts of one statement run
+/// on one snapshot and cannot see each other: an insert would still meet the entry its sibling deletes.
 struct PostgresDerivedRows: Sendable {
     let layout: PostgresSchemaLayout
     let logger: Logger
 
-    /// Updates every index and listing table of the row's kind from `before` to `after` (either may be `nil`).
-    func update(key: String, kind: RecordKind, before: StoreRecord?, after: StoreRecord?, on connection: PostgresConnection) async throws {
+    /// Writes a row (or removes it, when `after` is `nil`: the caller has deleted the row itself) and moves every
+    /// index and listing entry of its kind from `before` to `after`.
+    func write(key: String, kind: RecordKind, before: StoreRecord?, after: StoreRecord?, on connection: PostgresConnection) async throws {
+        var deletions = CombinedStatement()
+        var insertions = CombinedStatement()
+        if let after { insertions.add { try self.appendUpsert(after, key: key, to: &$0) } }
         for index in layout.indicesOfKind[kind] ?? [] {
             let old = index.declaration.entries(of: before)
             let new = index.declaration.entries(of: after)
-            try await delete(old.subtracting(new), of: key, from: index, on: connection)
-            try await insert(new.subtracting(old), of: key, into: index, on: connection)
+            let gone = old.subtracting(new)
+            let come = new.subtracting(old)
+            if !gone.isEmpty { deletions.add { appendDelete(gone, of: key, from: index, to: &$0) } }
+            if !come.isEmpty { insertions.add { appendInsert(come, of: key, into: index, to: &$0) } }
         }
         for listing in layout.listingsOfKind[kind] ?? [] {
             let old = listing.declaration.entries(of: before)
             let new = listing.declaration.entries(of: after)
-            try await delete(old.subtracting(new), of: key, from: listing, on: connection)
-            try await insert(new.subtracting(old), of: key, into: listing, on: connection)
+            let gone = old.subtracting(new)
+            let come = new.subtracting(old)
+            if !gone.isEmpty { deletions.add { appendDelete(gone, of: key, from: listing, to: &$0) } }
+            if !come.isEmpty { insertions.add { appendInsert(come, of: key, into: listing, to: &$0) } }
+        }
+        for combined in [deletions, insertions] {
+            if let statement = try combined.statement() { try await connection.run(statement.query, logger: logger) }
         }
     }
 
-    func delete(
-        _ entries: Set<PostgresIndexEntry>, of key: String, from index: PostgresSchemaLayout.IndexTable,
-        on connection: PostgresConnection
-    ) async throws {
-        guard !entries.isEmpty else { return }
-        var statement = SQLStatement("DELETE FROM \(layout.qualified(index.table)) WHERE key = ")
-        statement.bind(key)
-        statement.append(" AND value = ANY(")
-        statement.bind(entries.map(\.value))
-        statement.append(")")
-        try await connection.run(statement.query, logger: logger)
-    }
-
+    /// Inserts index entries (the migrator fills a new index with it).
     func insert(
         _ entries: Set<PostgresIndexEntry>, of key: String, into index: PostgresSchemaLayout.IndexTable,
         on connection: PostgresConnection
     ) async throws {
         guard !entries.isEmpty else { return }
+        var statement = SQLStatement()
+        appendInsert(entries, of: key, into: index, to: &statement)
+        try await connection.run(statement.query, logger: logger)
+    }
+
+    /// Inserts listing entries (the migrator fills a new listing with it).
+    func insert(
+        _ entries: Set<PostgresListingEntry>, of key: String, into listing: PostgresSchemaLayout.ListingTable,
+        on connection: PostgresConnection
+    ) async throws {
+        guard !entries.isEmpty else { return }
+        var statement = SQLStatement()
+        appendInsert(entries, of: key, into: listing, to: &statement)
+        try await connection.run(statement.query, logger: logger)
+    }
+
+    // MARK: - Parts
+
+    private func appendDelete(
+        _ entries: Set<PostgresIndexEntry>, of key: String, from index: PostgresSchemaLayout.IndexTable,
+        to statement: inout SQLStatement
+    ) {
+        statement.append("DELETE FROM \(layout.qualified(index.table)) WHERE key = ")
+        statement.bind(key)
+        statement.append(" AND value = ANY(")
+        statement.bind(entries.map(\.value))
+        statement.append("::text[])")
+    }
+
+    private func appendInsert(
+        _ entries: Set<PostgresIndexEntry>, of key: String, into index: PostgresSchemaLayout.IndexTable,
+        to statement: inout SQLStatement
+    ) {
         let entries = Array(entries)
-        var statement = SQLStatement("INSERT INTO \(layout.qualified(index.table)) (value, key, author_id, is_anonymous) ")
+        statement.append("INSERT INTO \(layout.qualified(index.table)) (value, key, author_id, is_anonymous) ")
         if index.declaration.isFiltered {
             statement.append("SELECT value, ")
             statement.bind(key)
@@ -59,20 +95,18 @@ struct PostgresDerivedRows: Sendable {
         } else {
             statement.append("SELECT value, ")
             statement.bind(key)
-            statement.append(", NULL, NULL FROM unnest(")
+            statement.append("::text, NULL::uuid, NULL::boolean FROM unnest(")
             statement.bind(entries.map(\.value))
             statement.append("::text[]) AS entry(value)")
         }
-        try await connection.run(statement.query, logger: logger)
     }
 
-    func delete(
+    private func appendDelete(
         _ entries: Set<PostgresListingEntry>, of key: String, from listing: PostgresSchemaLayout.ListingTable,
-        on connection: PostgresConnection
-    ) async throws {
-        guard !entries.isEmpty else { return }
+        to statement: inout SQLStatement
+    ) {
         let entries = Array(entries)
-        var statement = SQLStatement("DELETE FROM \(layout.qualified(listing.table)) WHERE key = ")
+        statement.append("DELETE FROM \(layout.qualified(listing.table)) WHERE key = ")
         statement.bind(key)
         statement.append(" AND (partition, sort_micros, sort_id) IN (SELECT * FROM unnest(")
         statement.bind(entries.map(\.partition))
@@ -81,26 +115,22 @@ struct PostgresDerivedRows: Sendable {
         statement.append("::bigint[], ")
         statement.bind(entries.map(\.key.id))
         statement.append("::uuid[]))")
-        try await connection.run(statement.query, logger: logger)
     }
 
-    /// Inserts listing entries; an entry at a position another row already holds is left out, as the local stores'
-    /// listings leave it out.
-    func insert(
+    /// An entry at a position another row already holds is left out, as the local stores' listings leave it out.
+    private func appendInsert(
         _ entries: Set<PostgresListingEntry>, of key: String, into listing: PostgresSchemaLayout.ListingTable,
-        on connection: PostgresConnection
-    ) async throws {
-        guard !entries.isEmpty else { return }
+        to statement: inout SQLStatement
+    ) {
         let entries = Array(entries)
-        var statement = SQLStatement(
-            "INSERT INTO \(layout.qualified(listing.table)) (partition, sort_micros, sort_id, key, author_id, is_anonymous) "
-        )
+        statement.append(
+            "INSERT INTO \(layout.qualified(listing.table)) (partition, sort_micros, sort_id, key, author_id, is_anonymous) ")
         statement.append("SELECT partition, sort_micros, sort_id, ")
         statement.bind(key)
         if listing.declaration.isFiltered {
-            statement.append(", author_id, is_anonymous FROM unnest(")
+            statement.append("::text, author_id, is_anonymous FROM unnest(")
         } else {
-            statement.append(", NULL::uuid, NULL::boolean FROM unnest(")
+            statement.append("::text, NULL::uuid, NULL::boolean FROM unnest(")
         }
         statement.bind(entries.map(\.partition))
         statement.append("::text[], ")
@@ -113,14 +143,10 @@ struct PostgresDerivedRows: Sendable {
         statement.bind(entries.map { $0.author?.isAnonymous ?? false })
         statement.append("::boolean[]) AS entry(partition, sort_micros, sort_id, author_id, is_anonymous)")
         statement.append(" ON CONFLICT (partition, sort_micros, sort_id) DO NOTHING")
-        try await connection.run(statement.query, logger: logger)
     }
 
-    // MARK: - Rows
-
     /// Inserts or replaces a row in its kind's table (with a post's search columns).
-    func upsert(_ record: StoreRecord, key: String, on connection: PostgresConnection) async throws {
-        var statement = SQLStatement()
+    private func appendUpsert(_ record: StoreRecord, key: String, to statement: inout SQLStatement) throws {
         let table = layout.recordTable(record.kind)
         if case .post(let post) = record {
             statement.append("INSERT INTO \(table) (key, doc, search_text, search_tags) VALUES (")
@@ -140,7 +166,6 @@ struct PostgresDerivedRows: Sendable {
             statement.bind(try PostgresRowCoding.document(record))
             statement.append("::jsonb) ON CONFLICT (key) DO UPDATE SET doc = EXCLUDED.doc")
         }
-        try await connection.run(statement.query, logger: logger)
     }
 
     /// A post's `search_text`: ``PostTextQuery/searchableText(of:)``, which ``PostTextQuery/matches(_:)`` searches. A NUL
@@ -152,5 +177,31 @@ struct PostgresDerivedRows: Sendable {
     /// A post's `search_tags`: its tags, lowercased, once each.
     static func searchTags(of post: PostRecord) -> [String] {
         Array(Set(post.tags.map { $0.lowercased() })).sorted()
+    }
+}
+
+/// Data-modifying statements run as one: `WITH w0 AS (first), w1 AS (second) last`. PostgreSQL runs every part to
+/// completion on one snapshot, so the parts must touch different rows and must not depend on each other's effects.
+private struct CombinedStatement {
+    private var parts: [(inout SQLStatement) throws -> Void] = []
+
+    /// Adds a part, which writes itself into the statement (so its values are bound in order).
+    mutating func add(_ part: @escaping (inout SQLStatement) throws -> Void) {
+        parts.append(part)
+    }
+
+    /// The statement, or `nil` when no part was added.
+    func statement() throws -> SQLStatement? {
+        guard let last = parts.last else { return nil }
+        var statement = SQLStatement()
+        for (number, part) in parts.dropLast().enumerated() {
+            statement.append(number == 0 ? "WITH " : ", ")
+            statement.append("w\(number) AS (")
+            try part(&statement)
+            statement.append(")")
+        }
+        if parts.count > 1 { statement.append(" ") }
+        try last(&statement)
+        return statement
     }
 }

@@ -25,8 +25,7 @@ final class PostgresTransaction: StorageTransaction {
         let key = PostgresRowCoding.key(record.key)
         let before = try await reader.record(record.key)
         guard before != record else { return }
-        try await derived.upsert(record, key: key, on: reader.connection)
-        try await derived.update(key: key, kind: record.kind, before: before, after: record, on: reader.connection)
+        try await derived.write(key: key, kind: record.kind, before: before, after: record, on: reader.connection)
         recorded.withLockedValue { $0.append(StoreMutation(before: before, after: record)) }
     }
 
@@ -36,7 +35,7 @@ final class PostgresTransaction: StorageTransaction {
         statement.bind(text)
         statement.append(" RETURNING doc::text")
         guard let before = try await reader.documents(statement, kind: key.kind).first else { return }
-        try await derived.update(key: text, kind: key.kind, before: before, after: nil, on: reader.connection)
+        try await derived.write(key: text, kind: key.kind, before: before, after: nil, on: reader.connection)
         if case .attachment(let attachment) = before {
             // The bytes go with the row, in the same transaction.
             var blob = SQLStatement("DELETE FROM \(reader.layout.qualified(PostgresMigrator.blobsTable)) WHERE attachment_id = ")

@@ -1,4 +1,4 @@
-@_spi(Storage) import DiaryPostgres
+@_spi(Storage) @testable import DiaryPostgres
 @_spi(Storage) import DiarySDK
 @_spi(Storage) import DiarySDKConformance
 import Foundation
@@ -309,7 +309,7 @@ struct PostgresStorageContractTests {
                 #expect(feed == (size, 6), "feed of \(size): \(feed)")
                 #expect(search == (size, 6), "search of \(size): \(search)")
                 #expect(byAuthor == (size, 7), "an author's posts, \(size): \(byAuthor)")
-                #expect(comments == (min(size, 10), 5), "comments, \(size): \(comments)")
+                #expect(comments == (min(size, 10), 6), "comments, \(size): \(comments)")
             }
             try await world.shutdown()
         }
