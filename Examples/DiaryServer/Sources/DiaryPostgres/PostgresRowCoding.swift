@@ -16,7 +16,7 @@ enum PostgresRowCoding {
     static func record(from document: String, kind: RecordKind) throws -> StoreRecord {
         let record: StoreRecord
         do {
-            record = try JSONDecoder().decode(StoreRecord.self, from: Data(document.utf8))
+            record = try StoreRecord.decodePersisted(from: Data(document.utf8))
         } catch {
             throw DiaryError(.storageCorrupted, "a stored \(kind.rawValue) row cannot be read", underlying: error)
         }
