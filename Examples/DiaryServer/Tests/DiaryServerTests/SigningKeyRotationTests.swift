@@ -122,4 +122,23 @@ struct SigningKeyRotationTests {
         }
         #expect(missing?.message.hasPrefix("DIARY_JWT_KEYS_FILE") == true)
     }
+
+    @Test func base64URLRoundTripsEveryLengthAndRefusesEveryOtherSpelling() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            let data = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let text = TokenService.base64URL(data)
+            let expected = data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(text == expected)
+            #expect(TokenService.data(base64URL: text) == data)
+            #expect(TokenService.data(base64URL: text + "=") == nil, "padding")
+        }
+        #expect(TokenService.data(base64URL: "AA") == Data([0]))
+        #expect(TokenService.data(base64URL: "AB") == nil, "unused bits set")
+        #expect(TokenService.data(base64URL: "A") == nil, "a length no bytes have")
+        #expect(TokenService.data(base64URL: "ab+/") == nil, "the standard alphabet")
+        #expect(TokenService.data(base64URL: "ab c") == nil)
+        #expect(TokenService.data(base64URL: "é") == nil)
+    }
 }
