@@ -98,7 +98,7 @@ enum Reply: Sendable {
 
     /// A 200 (or other status) JSON reply with the value encoded in the SDK's wire format.
     static func ok<Value: Encodable>(_ value: Value, status: Int = 200) throws -> Reply {
-        .json(try JSONEncoder.diary().encode(value), status: status)
+        .json(try WireJSON.encode(value), status: status)
     }
 
     /// A 201 Created JSON reply.

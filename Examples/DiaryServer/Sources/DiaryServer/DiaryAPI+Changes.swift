@@ -17,7 +17,7 @@ extension DiaryAPI {
             let (lines, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(4096))
             let forward = Task {
                 for await change in changes {
-                    guard let json = try? JSONEncoder.diary().encode(change) else { continue }
+                    guard let json = try? WireJSON.encode(change) else { continue }
                     continuation.yield("event: change\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
                 }
                 continuation.finish()
