@@ -124,6 +124,21 @@ struct WireEncoderTests {
         #expect(throws: WireWriterGaveUp.self) { try WireJSON.fastEncode(["key1": 1]) }
         #expect(throws: WireWriterGaveUp.self) { try WireJSON.fastEncode(["ключ": 1]) }
         #expect(throws: WireWriterGaveUp.self) { try WireJSON.fastEncode(Inherited()) }
+        struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
+        struct Swallowed: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyKey.self)
+                try container.encode(1, forKey: AnyKey(stringValue: "a")!)
+                try? container.encode(2.5, forKey: AnyKey(stringValue: "b")!)
+            }
+        }
+        // JSONEncoder refuses a top-level value that encodes nothing; so does WireJSON.encode.
+        #expect(throws: WireWriterGaveUp.self) { try WireJSON.fastEncode(Nothing()) }
+        #expect(throws: EncodingError.self) { try WireJSON.encode(Nothing()) }
+        #expect(try WireJSON.encode([Nothing()]) == JSONEncoder.diary().encode([Nothing()]))
+        // A conformance that swallows the fast path's refusal still gets JSONEncoder's bytes.
+        #expect(throws: WireWriterGaveUp.self) { try WireJSON.fastEncode(Swallowed()) }
+        #expect(try WireJSON.encode(Swallowed()) == JSONEncoder.diary().encode(Swallowed()))
         #expect(try WireJSON.encode(Measured()) == JSONEncoder.diary().encode(Measured()))
         #expect(try WireJSON.encode(Blob()) == JSONEncoder.diary().encode(Blob()))
         #expect(try WireJSON.encode(["key1": 1, "key10": 2, "key2": 3]) == JSONEncoder.diary().encode(["key1": 1, "key10": 2, "key2": 3]))

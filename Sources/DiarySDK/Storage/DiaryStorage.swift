@@ -93,8 +93,9 @@ public protocol StorageReader: Sendable {
         _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value]
     ) async throws -> [Row]
 
-    /// The rows of several indices over one table with one value: for each index, in order, what
-    /// ``rows(_:equalTo:)`` answers (a viewer's blocks, by whom and of whom, in one call).
+    /// The rows of several indices with one value, over one table or several of the same row type: for each index,
+    /// in order, what ``rows(_:equalTo:)`` answers (a viewer's blocks by them, of them and of anonymous authors, in one
+    /// call).
     ///
     /// The default asks ``rows(_:equalTo:)`` for each index.
     func rows<Row: Sendable, Value: Hashable & Sendable>(

@@ -24,6 +24,8 @@ extension WireJSON {
         let tree = WireTree()
         let root = tree.add()
         try WireNodeEncoder.encode(value, into: root, of: tree)
+        // JSONEncoder refuses a top-level value that encoded nothing.
+        guard tree.nodes[root].kind != .empty else { throw WireWriterGaveUp(reason: "the value encoded nothing") }
         var output: [UInt8] = []
         output.reserveCapacity(tree.bytes.count + tree.nodes.count * 4)
         try tree.write(root, to: &output)
@@ -53,7 +55,8 @@ private final class WireTree {
     // One encoding uses a tree from one thread, so the runtime's exclusivity checks on every access are not needed.
     @exclusivity(unchecked) var nodes: [Node] = []
     @exclusivity(unchecked) var bytes: [UInt8] = []
-    /// Set when the value needs what this encoder does not do (a super encoder).
+    /// Set when the value needs what this encoder does not do: writing the tree then gives up even if a
+    /// conformance caught the error thrown at that point.
     var unsupported: String?
     /// The member order of the objects written last: the objects of one type share their keys, so a page of twenty
     /// posts sorts their keys once.
@@ -62,6 +65,12 @@ private final class WireTree {
     init() {
         nodes.reserveCapacity(256)
         bytes.reserveCapacity(4_096)
+    }
+
+    /// Gives up on the whole value: the error to throw now, remembered for ``write(_:to:)``.
+    func giveUp(_ reason: String) -> WireWriterGaveUp {
+        if unsupported == nil { unsupported = reason }
+        return WireWriterGaveUp(reason: reason)
     }
 
     func add() -> Int {
@@ -251,7 +260,7 @@ private struct WireNodeEncoder: Encoder {
         } else if Value.self == URL.self {
             tree.setString(node, (value as? URL)?.absoluteString ?? "")
         } else if Value.self == Data.self || Value.self == Decimal.self || Value.self == Double.self || Value.self == Float.self {
-            throw WireWriterGaveUp(reason: "\(Value.self) is written by JSONEncoder's own rules")
+            throw tree.giveUp("\(Value.self) is written by JSONEncoder's own rules")
         } else {
             try value.encode(to: WireNodeEncoder(tree: tree, node: node))
         }
@@ -273,7 +282,7 @@ private struct WireNodeEncoder: Encoder {
 
     /// An encoder whose use makes the whole value give up.
     static func unsupported(_ tree: WireTree) -> WireNodeEncoder {
-        tree.unsupported = "a super encoder"
+        _ = tree.giveUp("a super encoder")
         return WireNodeEncoder(tree: tree, node: tree.add())
     }
 }
@@ -298,8 +307,8 @@ private struct WireKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
     mutating func encode(_ value: UInt16, forKey key: Key) throws { tree.setInteger(child(key), value) }
     mutating func encode(_ value: UInt32, forKey key: Key) throws { tree.setInteger(child(key), value) }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { tree.setInteger(child(key), value) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { throw WireWriterGaveUp(reason: "Double") }
-    mutating func encode(_ value: Float, forKey key: Key) throws { throw WireWriterGaveUp(reason: "Float") }
+    mutating func encode(_ value: Double, forKey key: Key) throws { throw tree.giveUp("Double") }
+    mutating func encode(_ value: Float, forKey key: Key) throws { throw tree.giveUp("Float") }
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try WireNodeEncoder.encode(value, into: child(key), of: tree)
     }
@@ -339,8 +348,8 @@ private struct WireUnkeyedEncoder: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { tree.setInteger(next(), value) }
     mutating func encode(_ value: UInt32) throws { tree.setInteger(next(), value) }
     mutating func encode(_ value: UInt64) throws { tree.setInteger(next(), value) }
-    mutating func encode(_ value: Double) throws { throw WireWriterGaveUp(reason: "Double") }
-    mutating func encode(_ value: Float) throws { throw WireWriterGaveUp(reason: "Float") }
+    mutating func encode(_ value: Double) throws { throw tree.giveUp("Double") }
+    mutating func encode(_ value: Float) throws { throw tree.giveUp("Float") }
     mutating func encode<T: Encodable>(_ value: T) throws { try WireNodeEncoder.encode(value, into: next(), of: tree) }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -372,7 +381,7 @@ private struct WireSingleValueEncoder: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt16) throws { tree.setInteger(node, value) }
     mutating func encode(_ value: UInt32) throws { tree.setInteger(node, value) }
     mutating func encode(_ value: UInt64) throws { tree.setInteger(node, value) }
-    mutating func encode(_ value: Double) throws { throw WireWriterGaveUp(reason: "Double") }
-    mutating func encode(_ value: Float) throws { throw WireWriterGaveUp(reason: "Float") }
+    mutating func encode(_ value: Double) throws { throw tree.giveUp("Double") }
+    mutating func encode(_ value: Float) throws { throw tree.giveUp("Float") }
     mutating func encode<T: Encodable>(_ value: T) throws { try WireNodeEncoder.encode(value, into: node, of: tree) }
 }
