@@ -222,21 +222,9 @@ extension DiaryEngine: PostRepository {
         SortKey(post.createdAt, post.id.rawValue)
     }
 
-    /// The same page with each item transformed, for a transform that reads the store: a listing is paged over its
-    /// rows first, so only the rows on the page are turned into what the caller sees.
-    static func mapPage<Row: Sendable, Item: Sendable>(
-        _ page: Page<Row>, _ transform: (Row) async throws -> Item
-    ) async throws -> Page<Item> {
-        try await mapPage(page) { rows in
-            var items: [Item] = []
-            items.reserveCapacity(rows.count)
-            for row in rows { items.append(try await transform(row)) }
-            return items
-        }
-    }
-
-    /// The same page with its items transformed together, one item per row in the same order: for a transform that
-    /// reads what the page's rows show beside themselves once for the page.
+    /// The same page with its items transformed together, one item per row in the same order: a listing is paged over
+    /// its rows first, so only the rows on the page are turned into what the caller sees, and what they show beside
+    /// themselves is read once for the page.
     static func mapPage<Row: Sendable, Item: Sendable>(
         _ page: Page<Row>, _ transform: ([Row]) async throws -> [Item]
     ) async throws -> Page<Item> {

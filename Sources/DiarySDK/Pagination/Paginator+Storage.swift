@@ -36,21 +36,6 @@ extension Paginator {
         }
     }
 
-    /// A page of a listing the store filters completely, each item made from its row alone
-    /// (``page(_:key:fetch:count:views:)``).
-    package static func page<Row: Sendable, Item: Sendable>(
-        _ request: PageRequest, key: (Row) -> SortKey,
-        fetch: (ListingPosition, Int) async throws -> [Row], count: () async throws -> Int,
-        view: (Row) async throws -> Item
-    ) async throws -> Page<Item> {
-        try await page(request, key: key, fetch: fetch, count: count) { rows in
-            var items: [Item] = []
-            items.reserveCapacity(rows.count)
-            for row in rows { items.append(try await view(row)) }
-            return items
-        }
-    }
-
     /// A page of a listing the engine filters further: `resolve` gives `nil` for a row that is not shown. A cursor
     /// page reads batches past the cursor until it is full; a numbered page, which must know how many rows are
     /// shown, resolves the whole listing.

@@ -154,7 +154,7 @@ package enum AccessPolicy {
 
     /// Posts as `viewer` sees them (``view(of:viewer:in:)``), in the same order, with what they show beside
     /// themselves read for all of them at once: their like counts, their comment counts, whether the viewer liked
-    /// each, and their authors, in four batched reads however many posts there are.
+    /// each, and their authors, in three batched reads however many posts there are.
     package static func views(of posts: [PostRecord], viewer: Viewer, in db: any StorageReader) async throws -> [Post] {
         guard !posts.isEmpty else { return [] }
         let ids = posts.map(\.id)

@@ -22,21 +22,23 @@ package struct Viewer: Sendable {
 
     /// Reads a signed-in user's blocks, keeping their row.
     package static func load(account: User, in db: any StorageReader) async throws -> Viewer {
-        let viewer = try await load(account.id, in: db)
-        return Viewer(
-            id: account.id, blockedEitherWay: viewer.blockedEitherWay, anonymouslyBlocked: viewer.anonymouslyBlocked,
-            account: account)
+        try await load(account.id, account: account, in: db)
+    }
+
+    /// Reads a viewer's blocks.
+    package static func load(_ id: User.ID, in db: any StorageReader) async throws -> Viewer {
+        try await load(id, account: nil, in: db)
     }
 
     /// Reads a viewer's blocks: three indices, in one batched read.
-    package static func load(_ id: User.ID, in db: any StorageReader) async throws -> Viewer {
+    private static func load(_ id: User.ID, account: User?, in db: any StorageReader) async throws -> Viewer {
         let edges = try await db.rows(
             ofEach: [StorageSchema.blocksByBlocker, StorageSchema.blocksByBlocked, StorageSchema.anonymousBlocksByBlocker],
             equalTo: id)
         guard edges.count == 3 else { throw DiaryError(.server, "a read of 3 indices answered \(edges.count)") }
         return Viewer(
             id: id, blockedEitherWay: Set(edges[0].map(\.to)).union(edges[1].map(\.from)),
-            anonymouslyBlocked: Set(edges[2].map(\.to)))
+            anonymouslyBlocked: Set(edges[2].map(\.to)), account: account)
     }
 
     /// What listings leave out for this viewer: named content across a block, anonymous content they hid.

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Encoding to the SDK's JSON wire format with the same bytes as `JSONEncoder.diary()`, several times faster on
-/// Linux: the type's own `Encodable` conformance writes into one flat tree (scalars already as JSON bytes in one
+/// Encoding to the SDK's JSON wire format with the same bytes as `JSONEncoder.diary()`, about 2.4 times as fast on
+/// Linux (docs/PERFORMANCE.md): the type's own `Encodable` conformance writes into one flat tree (scalars already as JSON bytes in one
 /// buffer, objects as lists of keys and children), which is then written out once, keys sorted; no dictionary of
 /// boxed values per object and no date strategy closure.
 ///

@@ -57,12 +57,8 @@ final class PostgresReader: StorageReader {
             statement.bind(keys.map(PostgresRowCoding.key))
             statement.append("::text[])")
         }
-        SQLStatementLog.current?.append(statement)
         var found: [RecordKey: StoreRecord] = [:]
-        for try await (number, document) in try await connection.query(statement.query, logger: logger).decode((Int, String).self) {
-            guard byKind.indices.contains(number) else {
-                throw DiaryError(.server, "a batched read answered for a table it did not ask")
-            }
+        for (number, document) in try await numberedDocuments(statement, parts: byKind.count) {
             let record = try PostgresRowCoding.record(from: document, kind: byKind[number].key)
             found[record.key] = record
         }
@@ -95,15 +91,10 @@ final class PostgresReader: StorageReader {
                     + "\(layout.recordTable(index.kind)) r ON r.key = i.key WHERE i.value = ")
             statement.bind(try postgresKeyText(value))
         }
-        SQLStatementLog.current?.append(statement)
         var rows = [[Row]](repeating: [], count: indices.count)
-        for try await (number, document) in try await connection.query(statement.query, logger: logger).decode((Int, String).self) {
-            guard rows.indices.contains(number) else { throw DiaryError(.server, "a batched read answered for an index it did not ask") }
+        for (number, document) in try await numberedDocuments(statement, parts: indices.count) {
             let table = indices[number].table
-            guard let row = table.unwrap(try PostgresRowCoding.record(from: document, kind: table.kind)) else {
-                throw DiaryError(.storageCorrupted, "the \(table.kind.rawValue) table holds a row of another kind")
-            }
-            rows[number].append(row)
+            rows[number].append(try Self.row(of: table, PostgresRowCoding.record(from: document, kind: table.kind)))
         }
         return rows
     }
@@ -170,12 +161,28 @@ final class PostgresReader: StorageReader {
 
     /// The rows of a table a statement selecting `doc::text` returns.
     func rows<Row>(of table: StorageTable<Row>, _ statement: SQLStatement) async throws -> [Row] {
-        try await documents(statement, kind: table.kind).map { record in
-            guard let row = table.unwrap(record) else {
-                throw DiaryError(.storageCorrupted, "the \(table.kind.rawValue) table holds a row of another kind")
-            }
-            return row
+        try await documents(statement, kind: table.kind).map { try Self.row(of: table, $0) }
+    }
+
+    /// The row of a table in a record read from it.
+    /// - Throws: ``DiaryError/Code/storageCorrupted`` when the table holds a row of another kind.
+    static func row<Row>(of table: StorageTable<Row>, _ record: StoreRecord) throws -> Row {
+        guard let row = table.unwrap(record) else {
+            throw DiaryError(.storageCorrupted, "the \(table.kind.rawValue) table holds a row of another kind")
         }
+        return row
+    }
+
+    /// The `(part, doc::text)` rows of a `UNION ALL` statement of `parts` numbered parts (`SELECT 0, doc::text …
+    /// UNION ALL SELECT 1, doc::text …`).
+    func numberedDocuments(_ statement: SQLStatement, parts: Int) async throws -> [(part: Int, document: String)] {
+        SQLStatementLog.current?.append(statement)
+        var documents: [(part: Int, document: String)] = []
+        for try await (part, document) in try await connection.query(statement.query, logger: logger).decode((Int, String).self) {
+            guard (0..<parts).contains(part) else { throw DiaryError(.server, "a batched read answered a part it did not ask") }
+            documents.append((part, document))
+        }
+        return documents
     }
 
     /// The number a `SELECT count(*)` statement returns.
