@@ -41,6 +41,41 @@ struct PostgresDerivedRows: Sendable {
         }
     }
 
+    /// Inserts a row with every index and listing entry of its kind, in one statement, unless a row with its key is
+    /// there already, in which case nothing is written.
+    /// - Returns: Whether the row was inserted.
+    func insertIfAbsent(_ record: StoreRecord, key: String, on connection: PostgresConnection) async throws -> Bool {
+        // `WITH w0 AS (INSERT … ON CONFLICT (key) DO NOTHING RETURNING key), w1 AS (INSERT … WHERE EXISTS (SELECT
+        // FROM w0)) … SELECT count(*) FROM w0`: each entry's insert reads the row's, so runs only when it did.
+        var statement = SQLStatement("WITH w0 AS (")
+        try appendInsert(record, key: key, onConflict: "DO NOTHING RETURNING key", to: &statement)
+        statement.append(")")
+        var part = 1
+        let gate = " WHERE EXISTS (SELECT FROM w0)"
+        for index in layout.indicesOfKind[record.kind] ?? [] {
+            let entries = index.declaration.entries(of: record)
+            guard !entries.isEmpty else { continue }
+            statement.append(", w\(part) AS (")
+            appendInsert(entries, of: key, into: index, gate: gate, to: &statement)
+            statement.append(")")
+            part += 1
+        }
+        for listing in layout.listingsOfKind[record.kind] ?? [] {
+            let entries = listing.declaration.entries(of: record)
+            guard !entries.isEmpty else { continue }
+            statement.append(", w\(part) AS (")
+            appendInsert(entries, of: key, into: listing, gate: gate, to: &statement)
+            statement.append(")")
+            part += 1
+        }
+        statement.append(" SELECT count(*) FROM w0")
+        SQLStatementLog.current?.append(other: statement.sql)
+        for try await inserted in try await connection.query(statement.query, logger: logger).decode(Int64.self) {
+            return inserted == 1
+        }
+        return false
+    }
+
     /// Inserts index entries (the migrator fills a new index with it).
     func insert(
         _ entries: Set<PostgresIndexEntry>, of key: String, into index: PostgresSchemaLayout.IndexTable,
@@ -78,7 +113,7 @@ struct PostgresDerivedRows: Sendable {
 
     private func appendInsert(
         _ entries: Set<PostgresIndexEntry>, of key: String, into index: PostgresSchemaLayout.IndexTable,
-        to statement: inout SQLStatement
+        gate: String = "", to statement: inout SQLStatement
     ) {
         let entries = Array(entries)
         statement.append("INSERT INTO \(layout.qualified(index.table)) (value, key, author_id, is_anonymous) ")
@@ -92,12 +127,14 @@ struct PostgresDerivedRows: Sendable {
             statement.append("::uuid[], ")
             statement.bind(entries.map { $0.author?.isAnonymous ?? false })
             statement.append("::boolean[]) AS entry(value, author_id, is_anonymous)")
+            statement.append(gate)
         } else {
             statement.append("SELECT value, ")
             statement.bind(key)
             statement.append("::text, NULL::uuid, NULL::boolean FROM unnest(")
             statement.bind(entries.map(\.value))
             statement.append("::text[]) AS entry(value)")
+            statement.append(gate)
         }
     }
 
@@ -120,7 +157,7 @@ struct PostgresDerivedRows: Sendable {
     /// An entry at a position another row already holds is left out, as the local stores' listings leave it out.
     private func appendInsert(
         _ entries: Set<PostgresListingEntry>, of key: String, into listing: PostgresSchemaLayout.ListingTable,
-        to statement: inout SQLStatement
+        gate: String = "", to statement: inout SQLStatement
     ) {
         let entries = Array(entries)
         statement.append(
@@ -142,11 +179,22 @@ struct PostgresDerivedRows: Sendable {
         statement.append("::uuid[], ")
         statement.bind(entries.map { $0.author?.isAnonymous ?? false })
         statement.append("::boolean[]) AS entry(partition, sort_micros, sort_id, author_id, is_anonymous)")
+        statement.append(gate)
         statement.append(" ON CONFLICT (partition, sort_micros, sort_id) DO NOTHING")
     }
 
     /// Inserts or replaces a row in its kind's table (with a post's search columns).
     private func appendUpsert(_ record: StoreRecord, key: String, to statement: inout SQLStatement) throws {
+        let replace = if case .post = record {
+            "DO UPDATE SET doc = EXCLUDED.doc, search_text = EXCLUDED.search_text, search_tags = EXCLUDED.search_tags"
+        } else {
+            "DO UPDATE SET doc = EXCLUDED.doc"
+        }
+        try appendInsert(record, key: key, onConflict: replace, to: &statement)
+    }
+
+    /// `INSERT INTO <table> (key, doc[, search_text, search_tags]) VALUES (…) ON CONFLICT (key) <onConflict>`.
+    private func appendInsert(_ record: StoreRecord, key: String, onConflict: String, to statement: inout SQLStatement) throws {
         let table = layout.recordTable(record.kind)
         if case .post(let post) = record {
             statement.append("INSERT INTO \(table) (key, doc, search_text, search_tags) VALUES (")
@@ -157,15 +205,15 @@ struct PostgresDerivedRows: Sendable {
             statement.bind(Self.searchText(of: post))
             statement.append(", ")
             statement.bind(Self.searchTags(of: post))
-            statement.append("::text[]) ON CONFLICT (key) DO UPDATE SET doc = EXCLUDED.doc, ")
-            statement.append("search_text = EXCLUDED.search_text, search_tags = EXCLUDED.search_tags")
+            statement.append("::text[])")
         } else {
             statement.append("INSERT INTO \(table) (key, doc) VALUES (")
             statement.bind(key)
             statement.append(", ")
             statement.bind(try PostgresRowCoding.document(record))
-            statement.append("::jsonb) ON CONFLICT (key) DO UPDATE SET doc = EXCLUDED.doc")
+            statement.append("::jsonb)")
         }
+        statement.append(" ON CONFLICT (key) \(onConflict)")
     }
 
     /// A post's `search_text`: ``PostTextQuery/searchableText(of:)``, which ``PostTextQuery/matches(_:)`` searches. A NUL

@@ -24,7 +24,8 @@ extension PostgresDiaryStorage {
     ) async throws -> (Result, Bool) {
         try await connection.run("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
         do {
-            try await connection.run("SAVEPOINT body", logger: logger)
+            // The transaction takes the savepoint `body` before its first change (a body that throws before
+            // changing anything has nothing to undo).
             let transaction = PostgresTransaction(reader: PostgresReader(connection: connection, layout: layout, logger: logger))
             let result: Result
             do {
@@ -32,19 +33,15 @@ extension PostgresDiaryStorage {
             } catch where !DiaryError.isPostgresFailure(error) && !(error is CancellationError) {
                 // Undo the body's changes, but commit its reads, so that PostgreSQL checks the state that made it
                 // throw was a serialisable one; if not, the commit fails with 40001 and the body runs again.
-                try await connection.run("ROLLBACK TO SAVEPOINT body", logger: logger)
+                if transaction.hasSavepoint { try await connection.run("ROLLBACK TO SAVEPOINT body", logger: logger) }
                 try await commit(connection)
                 throw RuleFailure(error: error)
             }
             let mutations = transaction.mutations
             if !mutations.isEmpty {
-                // Unique constraints are deferred: check them now, before taking the change log lock, so a write
-                // waiting on another's conflicting row never waits while holding the lock that one needs.
-                try await connection.run("SET CONSTRAINTS ALL IMMEDIATE", logger: logger)
-                // Held until commit: change log sequence numbers commit in order (see PostgresChangeFeed).
-                let lock = "diary-sdk:change-log:\(layout.schema.name)"
-                try await connection.run("SELECT pg_advisory_xact_lock(hashtext(\(lock)))", logger: logger)
-                var log = SQLStatement("INSERT INTO \(layout.qualified(PostgresMigrator.changeLogTable)) (mutations) VALUES (")
+                // One statement: check the deferred unique constraints, take the change log lock (held until
+                // commit, so sequence numbers commit in order) and append the row. See PostgresMigrator.
+                var log = SQLStatement("SELECT \(layout.qualified(PostgresMigrator.appendChangeFunction))(")
                 log.bind(try PostgresRowCoding.changeLogDocument(mutations))
                 log.append("::jsonb)")
                 try await connection.run(log.query, logger: logger)

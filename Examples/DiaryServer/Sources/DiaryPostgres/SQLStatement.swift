@@ -120,6 +120,7 @@ extension PostgresConnection {
     /// Runs a statement and reads its whole result: an error the server reports while executing it (a deadlock
     /// found while a `SELECT` waits for a lock) is thrown here, not by the next statement of the transaction.
     func run(_ query: PostgresQuery, logger: Logger) async throws {
+        SQLStatementLog.current?.append(other: query.sql)
         for try await _ in try await self.query(query, logger: logger) {}
     }
 }

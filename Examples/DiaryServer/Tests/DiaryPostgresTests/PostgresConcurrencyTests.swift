@@ -20,9 +20,10 @@ struct PostgresConcurrencyTests {
         await PostgresTestDatabase.release(a)
         await PostgresTestDatabase.release(b)
 
-        // The base tables, the change log's commit-time index, and a table per declaration.
-        #expect(versions.count == 2 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
+        // The base tables, the change log's commit-time index, its append function, and a table per declaration.
+        #expect(versions.count == 3 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
         #expect(versions.contains("0002_change_log_committed_at"))
+        #expect(versions.contains("0003_append_change"))
         #expect(Set(versions).count == versions.count)
         #expect(seen?.nickname == "user1")
     }

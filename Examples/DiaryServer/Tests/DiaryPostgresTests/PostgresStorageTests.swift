@@ -135,6 +135,54 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test func aPutOfARowTheWriteNeverReadReplacesItAndMovesItsEntries() async throws {
+        // A put of a key the transaction has not read is tried as an insert first; when the row is there, it must
+        // still be read and replaced, its entries moved, and the change logged with the row before.
+        try await PostgresTestDatabase.withStorage { storage in
+            let changes = storage.committedChanges()
+            let first = Rows.post(2, tags: ["Harbour"])
+            let second = Rows.post(2, title: "edited", tags: ["lighthouse"])
+            let third = Rows.post(2, title: "edited")
+            try await storage.write("test.put") { try await $0.put(.post(first)) }
+            try await storage.write("test.put") { try await $0.put(.post(second)) }
+            // Read first, then put: the transaction answers the row before from what it read.
+            try await storage.write("test.edit") { transaction in
+                #expect(try await transaction.record(.post(second.id)) == .post(second))
+                try await transaction.put(.post(third))
+            }
+            let found = try await storage.read("test.get") { reader in
+                (
+                    try await reader.rows(StorageSchema.postsByTag, equalTo: "harbour").map(\.id),
+                    try await reader.rows(StorageSchema.postsByTag, equalTo: "lighthouse").map(\.id),
+                    try await reader.record(.post(first.id))
+                )
+            }
+            #expect(found.0.isEmpty)
+            #expect(found.1.isEmpty)
+            #expect(found.2 == .post(third))
+            let batches = await collect(changes, within: .seconds(5)) { $0.joined().count >= 3 }
+            #expect(Array(batches.joined()) == [
+                StoreMutation(before: nil, after: .post(first)),
+                StoreMutation(before: .post(first), after: .post(second)),
+                StoreMutation(before: .post(second), after: .post(third)),
+            ])
+        }
+    }
+
+    @Test func aRemovalOfARowTheWriteFoundAbsentSendsNothing() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            let log = SQLStatementLog()
+            try await SQLStatementLog.$current.withValue(log) {
+                try await storage.write("test.remove") { transaction in
+                    #expect(try await transaction.record(.user(Rows.id(9))) == nil)
+                    try await transaction.remove(.user(Rows.id(9)))
+                }
+            }
+            // BEGIN, the read, COMMIT: no savepoint, no DELETE, no change log row.
+            #expect(log.allStatements.count == 3, "\(log.allStatements)")
+        }
+    }
+
     @Test func blobsRoundTripAndGoWithTheirAttachmentRow() async throws {
         try await PostgresTestDatabase.withStorage { storage in
             let id: DiarySDK.Attachment.ID = Rows.id(5)
@@ -310,6 +358,28 @@ struct PostgresStorageContractTests {
                 #expect(search == (size, 6), "search of \(size): \(search)")
                 #expect(byAuthor == (size, 7), "an author's posts, \(size): \(byAuthor)")
                 #expect(comments == (min(size, 10), 6), "comments, \(size): \(comments)")
+            }
+            try await world.shutdown()
+        }
+    }
+
+    @Test func aNewPostIsWrittenInAFixedNumberOfStatements() async throws {
+        // Issue 12: creating a post was 10 statements in its transaction (a savepoint, a read of the row before,
+        // and three statements for the change log). Every round trip is counted here, from BEGIN to COMMIT.
+        try await PostgresTestDatabase.withStorage { storage in
+            let world = try await StorageConformanceHarness(makeStorage: { storage }).makeWorld()
+            let author = try await world.makeDevice()
+            _ = try await author.accounts.signUp(SignUpRequest(email: "author@example.com", password: "correct horse 1", nickname: "Author"))
+            for tags in [[], ["walks", "sea"]] {
+                let log = SQLStatementLog()
+                let post = try await SQLStatementLog.$current.withValue(log) {
+                    try await author.posts.publish(PostDraft(title: "Lighthouse", body: "A walk.", tags: tags))
+                }
+                #expect(post.tags == tags)
+                let sent = log.allStatements
+                #expect(sent.count == 7, "\(sent.joined(separator: "\n"))")
+                #expect(sent.first?.hasPrefix("BEGIN") == true)
+                #expect(sent.last == "COMMIT")
             }
             try await world.shutdown()
         }
