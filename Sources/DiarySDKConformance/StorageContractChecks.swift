@@ -150,6 +150,70 @@ private struct ContractData: Sendable {
         }
         try await compareCounts(StorageSchema.commentsByTarget, targets, .none, in: reader)
         try await compareCounts(StorageSchema.postsByTag, ["shared", "three", "none"], .none, in: reader)
+
+        try await compareBatch(keys: keys, targets: targets, likedPosts: likedPosts, in: reader)
+    }
+
+    /// One ``StorageReadBatch`` of every shape (and empty parts, and one shape twice) against the reads it stands
+    /// for.
+    private func compareBatch(
+        keys: [RecordKey], targets: [CommentTarget], likedPosts: [Post.ID], in reader: any StorageReader
+    ) async throws {
+        var batch = StorageReadBatch()
+        let records = batch.records(keys)
+        let noRecords = batch.records([])
+        let comments = batch.rows(StorageSchema.commentsByTarget, equalToAnyOf: targets)
+        let tagged = batch.rows(StorageSchema.postsByTag, equalToAnyOf: ["shared", "three", "three", "none"])
+        let noRows = batch.rows(StorageSchema.blocksByBlocker, equalToAnyOf: [])
+        let blocks = [StorageSchema.blocksByBlocker, StorageSchema.blocksByBlocked, StorageSchema.anonymousBlocksByBlocker]
+            .map { batch.rows($0, equalToAnyOf: [user(1)]) }
+        let likeCounts = filters.map { batch.counts(StorageSchema.likesByPost, equalToAnyOf: likedPosts, where: $0) }
+        let commentCounts = batch.counts(StorageSchema.commentsByTarget, equalToAnyOf: targets, where: .none)
+        let noCounts = batch.counts(StorageSchema.likesByPost, equalToAnyOf: [], where: .none)
+        try expect(batch.parts.count == 14, "a batch of 14 reads has \(batch.parts.count) parts")
+        let answers = try await reader.read(batch)
+
+        try expect(try answers[records] == (try await reader.records(keys)), "read(_:) answered other records than records(_:)")
+        try expect(try answers[noRecords].isEmpty, "read(_:) found records for no keys")
+        let byTarget = try answers[comments]
+        let singleByTarget = try await reader.rows(StorageSchema.commentsByTarget, equalToAnyOf: targets)
+        try expect(
+            byTarget.count == singleByTarget.count
+                && Self.keys(byTarget, StorageSchema.comments) == Self.keys(singleByTarget, StorageSchema.comments),
+            "read(_:) answered \(byTarget.count) comments by target, rows(_:equalToAnyOf:) \(singleByTarget.count)")
+        let tags = try answers[tagged]
+        let singleTags = try await reader.rows(StorageSchema.postsByTag, equalToAnyOf: ["shared", "three", "none"])
+        try expect(
+            tags.count == singleTags.count && Self.keys(tags, StorageSchema.posts) == Self.keys(singleTags, StorageSchema.posts),
+            "read(_:) answered \(tags.count) posts by tag, rows(_:equalToAnyOf:) \(singleTags.count)")
+        try expect(try answers[noRows].isEmpty, "read(_:) found rows for no values")
+        let singleBlocks = try await reader.rows(
+            ofEach: [StorageSchema.blocksByBlocker, StorageSchema.blocksByBlocked, StorageSchema.anonymousBlocksByBlocker],
+            equalTo: user(1))
+        for (handle, single) in zip(blocks, singleBlocks) {
+            let rows = try answers[handle]
+            try expect(
+                rows.count == single.count && Set(rows.map(\.to)) == Set(single.map(\.to)) && Set(rows.map(\.from)) == Set(single.map(\.from)),
+                "read(_:) answered \(rows.count) block edges, rows(_:equalTo:) \(single.count)")
+        }
+        for (handle, filter) in zip(likeCounts, filters) {
+            let single = try await reader.counts(StorageSchema.likesByPost, equalToAnyOf: likedPosts, where: filter)
+            let counts = try answers[handle]
+            for post in Set(likedPosts) {
+                try expect(
+                    (counts[post] ?? 0) == (single[post] ?? 0),
+                    "read(_:) counted \(counts[post] ?? 0) likes of \(post) with \(filter), counts(_:equalToAnyOf:) \(single[post] ?? 0)")
+            }
+            try expect(Set(counts.keys).isSubset(of: Set(likedPosts)), "read(_:) counted values it was not asked for")
+        }
+        let singleComments = try await reader.counts(StorageSchema.commentsByTarget, equalToAnyOf: targets, where: .none)
+        let counted = try answers[commentCounts]
+        for target in Set(targets) {
+            try expect(
+                (counted[target] ?? 0) == (singleComments[target] ?? 0),
+                "read(_:) counted \(counted[target] ?? 0) comments on \(target), counts(_:equalToAnyOf:) \(singleComments[target] ?? 0)")
+        }
+        try expect(try answers[noCounts].isEmpty, "read(_:) counted for no values")
     }
 
     private func compareRows<Row: Sendable, Value: Hashable & Sendable>(

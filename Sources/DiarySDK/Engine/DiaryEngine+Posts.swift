@@ -117,7 +117,7 @@ extension DiaryEngine: PostRepository {
     }
 
     public func posts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
-        try await read("posts.posts") { db, viewer in
+        try await read("posts.posts", prefetching: userID.map { [.user($0)] } ?? []) { db, viewer in
             let author = userID ?? viewer.id
             guard try await AccessPolicy.canSee(user: author, viewer: viewer, in: db) else {
                 throw DiaryError.notFound("user \(author)")

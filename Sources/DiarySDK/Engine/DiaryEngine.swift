@@ -102,15 +102,18 @@ public final class DiaryEngine: Sendable {
     }
 
     /// Reads as the signed-in user, checking that the account still exists.
+    /// - Parameter keys: Rows the body will read, read with the viewer's own in one batched read
+    ///   (``Viewer/prefetched``).
     package func read<Result: Sendable>(
-        _ operation: String, _ body: @escaping @Sendable (any StorageReader, Viewer) async throws -> Result
+        _ operation: String, prefetching keys: [RecordKey] = [],
+        _ body: @escaping @Sendable (any StorageReader, Viewer) async throws -> Result
     ) async throws -> Result {
         let viewer = try requireUserID()
         return try await store.read(operation) { db in
-            guard let account = try await db.user(viewer) else {
+            guard let loaded = try await Viewer.load(signedIn: viewer, prefetching: keys, in: db) else {
                 throw DiaryError(.unauthenticated, "the signed-in account no longer exists")
             }
-            return try await body(db, try await Viewer.load(account: account, in: db))
+            return try await body(db, loaded)
         }
     }
 
@@ -120,10 +123,10 @@ public final class DiaryEngine: Sendable {
     ) async throws -> Result {
         let actor = try requireUserID()
         return try await store.write(operation) { transaction in
-            guard let account = try await transaction.user(actor) else {
+            guard let loaded = try await Viewer.load(signedIn: actor, in: transaction) else {
                 throw DiaryError(.unauthenticated, "the signed-in account no longer exists")
             }
-            return try await body(transaction, try await Viewer.load(account: account, in: transaction))
+            return try await body(transaction, loaded)
         }
     }
 

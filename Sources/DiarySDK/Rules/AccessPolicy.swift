@@ -30,6 +30,7 @@ package enum AccessPolicy {
     /// Whether `viewer` may see a user at all: the user exists and there is no block either way.
     package static func canSee(user id: User.ID, viewer: Viewer, in db: any StorageReader) async throws -> Bool {
         guard id == viewer.id || !viewer.blockedEitherWay.contains(id) else { return false }
+        if let prefetched = viewer.prefetched[.user(id)] { return prefetched != nil }
         return try await db.contains(.user(id))
     }
 
@@ -158,10 +159,17 @@ package enum AccessPolicy {
     package static func views(of posts: [PostRecord], viewer: Viewer, in db: any StorageReader) async throws -> [Post] {
         guard !posts.isEmpty else { return [] }
         let ids = posts.map(\.id)
-        let likeCounts = try await db.counts(StorageSchema.likesByPost, equalToAnyOf: ids, where: viewer.filter)
-        let commentCounts = try await visibleCommentCounts(of: ids, viewer: viewer, in: db)
         let shownAuthors = Set(posts.lazy.filter { !$0.isAnonymous || $0.authorID == viewer.id }.map(\.authorID))
-        let found = try await db.records(ids.map { .like(viewer.id, $0) } + shownAuthors.map { .user($0) })
+        // One batched read: like counts, comment counts (or the comments, when some are hidden from the viewer),
+        // the viewer's likes and the authors shown.
+        var batch = StorageReadBatch()
+        let likes = batch.counts(StorageSchema.likesByPost, equalToAnyOf: ids, where: viewer.filter)
+        let comments = CommentCounts(of: ids, viewer: viewer, in: &batch)
+        let records = batch.records(ids.map { .like(viewer.id, $0) } + shownAuthors.map { .user($0) })
+        let answers = try await db.read(batch)
+        let likeCounts = try answers[likes]
+        let commentCounts = try await comments.counts(from: answers, in: db)
+        let found = try answers[records]
         return posts.map { post in
             let hidesAuthor = post.isAnonymous && post.authorID != viewer.id
             var author: AuthorSummary?
@@ -180,36 +188,52 @@ package enum AccessPolicy {
     /// when they may also see its parent's (it shows only in its parent's thread).
     ///
     /// When the viewer's filter hides no one, every comment passes both tests, so the store counts them; otherwise
-    /// the posts' comments are read and tested here.
-    private static func visibleCommentCounts(
-        of ids: [Post.ID], viewer: Viewer, in db: any StorageReader
-    ) async throws -> [Post.ID: Int] {
-        let targets = ids.map(CommentTarget.post)
-        var counts: [Post.ID: Int] = [:]
-        if viewer.filter.admitsEverything {
-            for (target, count) in try await db.counts(StorageSchema.commentsByTarget, equalToAnyOf: targets, where: .none) {
-                if case .post(let id) = target { counts[id] = count }
+    /// the posts' comments are read and tested here. Either read joins a batch.
+    private struct CommentCounts {
+        private let viewer: Viewer
+        private let counted: StorageReadBatch.Handle<[CommentTarget: Int]>?
+        private let loaded: StorageReadBatch.Handle<[CommentRecord]>?
+
+        init(of ids: [Post.ID], viewer: Viewer, in batch: inout StorageReadBatch) {
+            self.viewer = viewer
+            let targets = ids.map(CommentTarget.post)
+            if viewer.filter.admitsEverything {
+                counted = batch.counts(StorageSchema.commentsByTarget, equalToAnyOf: targets, where: .none)
+                loaded = nil
+            } else {
+                counted = nil
+                loaded = batch.rows(StorageSchema.commentsByTarget, equalToAnyOf: targets)
+            }
+        }
+
+        func counts(from answers: StorageReadBatch.Answers, in db: any StorageReader) async throws -> [Post.ID: Int] {
+            var counts: [Post.ID: Int] = [:]
+            if let counted {
+                for (target, count) in try answers[counted] {
+                    if case .post(let id) = target { counts[id] = count }
+                }
+                return counts
+            }
+            guard let loaded else { return counts }
+            let comments = try answers[loaded]
+            let byID = Dictionary(comments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let missingParents = Set(comments.compactMap(\.parentID)).subtracting(byID.keys)
+            var parents = byID
+            for case .comment(let parent) in try await db.records(missingParents.map { .comment($0) }).values {
+                parents[parent.id] = parent
+            }
+            for comment in comments where canSee(contentBy: comment.authorID, isAnonymous: comment.isAnonymous, viewer: viewer) {
+                guard case .post(let postID) = comment.target else { continue }
+                // A reply counts unless its parent is there and hidden (deleting a comment deletes its replies).
+                if let parentID = comment.parentID, let parent = parents[parentID],
+                    !canSee(contentBy: parent.authorID, isAnonymous: parent.isAnonymous, viewer: viewer)
+                {
+                    continue
+                }
+                counts[postID, default: 0] += 1
             }
             return counts
         }
-        let comments = try await db.rows(StorageSchema.commentsByTarget, equalToAnyOf: targets)
-        let loaded = Dictionary(comments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let missingParents = Set(comments.compactMap(\.parentID)).subtracting(loaded.keys)
-        var parents = loaded
-        for case .comment(let parent) in try await db.records(missingParents.map { .comment($0) }).values {
-            parents[parent.id] = parent
-        }
-        for comment in comments where canSee(contentBy: comment.authorID, isAnonymous: comment.isAnonymous, viewer: viewer) {
-            guard case .post(let postID) = comment.target else { continue }
-            // A reply counts unless its parent is there and hidden (deleting a comment deletes its replies).
-            if let parentID = comment.parentID, let parent = parents[parentID],
-                !canSee(contentBy: parent.authorID, isAnonymous: parent.isAnonymous, viewer: viewer)
-            {
-                continue
-            }
-            counts[postID, default: 0] += 1
-        }
-        return counts
     }
 
     /// A comment as `viewer` sees it.

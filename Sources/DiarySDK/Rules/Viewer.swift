@@ -12,33 +12,54 @@ package struct Viewer: Sendable {
     /// The viewer's own row, when the request read it (``load(account:in:)``), so rules that need it (their time
     /// zone, their summary on what they write) do not read it again.
     package let account: User?
+    /// Rows the request read with the viewer's (``load(signedIn:prefetching:in:)``), by key; `nil` for a key with
+    /// no row. Rules consult it before reading.
+    package let prefetched: [RecordKey: StoreRecord?]
 
-    package init(id: User.ID, blockedEitherWay: Set<User.ID>, anonymouslyBlocked: Set<User.ID>, account: User? = nil) {
+    package init(
+        id: User.ID, blockedEitherWay: Set<User.ID>, anonymouslyBlocked: Set<User.ID>, account: User? = nil,
+        prefetched: [RecordKey: StoreRecord?] = [:]
+    ) {
         self.id = id
         self.blockedEitherWay = blockedEitherWay
         self.anonymouslyBlocked = anonymouslyBlocked
         self.account = account
+        self.prefetched = prefetched
     }
 
-    /// Reads a signed-in user's blocks, keeping their row.
-    package static func load(account: User, in db: any StorageReader) async throws -> Viewer {
-        try await load(account.id, account: account, in: db)
+    /// Reads a signed-in user's row and blocks, and any rows the request will need (`prefetching`), in one batched
+    /// read.
+    /// - Returns: The viewer, or `nil` when their account no longer exists.
+    /// - Throws: ``DiaryError/Code/storageCorrupted`` when the user table holds another kind of row under their key.
+    package static func load(
+        signedIn id: User.ID, prefetching keys: [RecordKey] = [], in db: any StorageReader
+    ) async throws -> Viewer? {
+        var batch = StorageReadBatch()
+        let rows = batch.records([.user(id)] + keys)
+        let byViewer = batch.rows(StorageSchema.blocksByBlocker, equalToAnyOf: [id])
+        let ofViewer = batch.rows(StorageSchema.blocksByBlocked, equalToAnyOf: [id])
+        let anonymous = batch.rows(StorageSchema.anonymousBlocksByBlocker, equalToAnyOf: [id])
+        let answers = try await db.read(batch)
+        let found = try answers[rows]
+        guard let row = found[.user(id)] else { return nil }
+        guard case .user(let account) = row else {
+            throw DiaryError(.storageCorrupted, "the user table holds another kind of row under \(id)")
+        }
+        return Viewer(
+            id: id, blockedEitherWay: Set(try answers[byViewer].map(\.to)).union(try answers[ofViewer].map(\.from)),
+            anonymouslyBlocked: Set(try answers[anonymous].map(\.to)), account: account,
+            prefetched: Dictionary(keys.map { ($0, found[$0]) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Reads a viewer's blocks.
     package static func load(_ id: User.ID, in db: any StorageReader) async throws -> Viewer {
-        try await load(id, account: nil, in: db)
-    }
-
-    /// Reads a viewer's blocks: three indices, in one batched read.
-    private static func load(_ id: User.ID, account: User?, in db: any StorageReader) async throws -> Viewer {
         let edges = try await db.rows(
             ofEach: [StorageSchema.blocksByBlocker, StorageSchema.blocksByBlocked, StorageSchema.anonymousBlocksByBlocker],
             equalTo: id)
         guard edges.count == 3 else { throw DiaryError(.server, "a read of 3 indices answered \(edges.count)") }
         return Viewer(
             id: id, blockedEitherWay: Set(edges[0].map(\.to)).union(edges[1].map(\.from)),
-            anonymouslyBlocked: Set(edges[2].map(\.to)), account: account)
+            anonymouslyBlocked: Set(edges[2].map(\.to)))
     }
 
     /// What listings leave out for this viewer: named content across a block, anonymous content they hid.

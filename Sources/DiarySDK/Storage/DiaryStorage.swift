@@ -111,6 +111,12 @@ public protocol StorageReader: Sendable {
         _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value], where filter: RowFilter
     ) async throws -> [Value: Int]
 
+    /// Several of the reads above at once (``StorageReadBatch``): what a store that pays a round trip per read
+    /// answers in one. Each part's answer is exactly what the requirement of its shape would answer.
+    ///
+    /// The default answers the parts one after another.
+    func read(_ batch: StorageReadBatch) async throws -> StorageReadBatch.Answers
+
     /// Up to `limit` rows of a listing's partition that pass `filter`, in the listing's order (newest first when
     /// `descending`), starting at `position`.
     func page<Row: Sendable, Partition: Hashable & Sendable>(
@@ -165,6 +171,11 @@ extension StorageReader {
         var rows: [[Row]] = []
         for index in indices { rows.append(try await self.rows(index, equalTo: value)) }
         return rows
+    }
+
+    /// Answers each part with the requirement of its shape, one after another.
+    public func read(_ batch: StorageReadBatch) async throws -> StorageReadBatch.Answers {
+        try await batch.readOneByOne(on: self)
     }
 
     /// Asks ``count(_:equalTo:where:)`` for each value.

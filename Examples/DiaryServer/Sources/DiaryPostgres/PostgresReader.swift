@@ -122,6 +122,84 @@ final class PostgresReader: StorageReader {
         return counts
     }
 
+    func read(_ batch: StorageReadBatch) async throws -> StorageReadBatch.Answers {
+        // One `UNION ALL` of every part, each selecting `(part, sub, text, count)`: a row's `doc::text` (`sub`
+        // numbering the record tables of a `records` part), or a counted value and its count.
+        var statement = SQLStatement()
+        var selects = 0
+        func startSelect() {
+            statement.append(selects == 0 ? "" : " UNION ALL ")
+            selects += 1
+        }
+        var recordKinds: [Int: [RecordKind]] = [:]
+        var countedPositions: [Int: [String: [Int]]] = [:]
+        for (number, part) in batch.parts.enumerated() {
+            switch part {
+            case .records(let keys):
+                let byKind = Dictionary(grouping: Set(keys), by: \.kind).sorted { $0.key.rawValue < $1.key.rawValue }
+                recordKinds[number] = byKind.map(\.key)
+                for (sub, (kind, keys)) in byKind.enumerated() {
+                    startSelect()
+                    statement.append("SELECT \(number), \(sub), doc::text, NULL::bigint FROM \(layout.recordTable(kind)) WHERE key = ANY(")
+                    statement.bind(keys.map(PostgresRowCoding.key))
+                    statement.append("::text[])")
+                }
+            case .rows(let name, let kind, let values):
+                guard !values.isEmpty else { continue }
+                let table = try layout.index(named: name)
+                startSelect()
+                statement.append(
+                    "SELECT \(number), 0, r.doc::text, NULL::bigint FROM \(layout.recordTable(kind)) r WHERE r.key IN "
+                        + "(SELECT i.key FROM \(layout.qualified(table.table)) i WHERE i.value = ANY(")
+                statement.bind(Array(Set(try values.map(postgresKeyText))))
+                statement.append("::text[]))")
+            case .counts(let name, let values, let filter):
+                guard !values.isEmpty else { continue }
+                let table = try layout.index(named: name)
+                var positions: [String: [Int]] = [:]
+                for (position, value) in values.enumerated() { positions[try postgresKeyText(value), default: []].append(position) }
+                countedPositions[number] = positions
+                startSelect()
+                statement.append("SELECT \(number), 0, value, count(*) FROM \(layout.qualified(table.table)) WHERE value = ANY(")
+                statement.bind(Array(positions.keys))
+                statement.append("::text[])")
+                if table.declaration.isFiltered { filter.appendSQL(to: &statement, alias: nil) }
+                statement.append(" GROUP BY value")
+            }
+        }
+        var records = [[StoreRecord]](repeating: [], count: batch.parts.count)
+        var counts = [[Int: Int]](repeating: [:], count: batch.parts.count)
+        if selects > 0 {
+            SQLStatementLog.current?.append(statement)
+            let rows = try await connection.query(statement.query, logger: logger).decode((Int, Int, String, Int64?).self)
+            for try await (part, sub, text, count) in rows {
+                guard batch.parts.indices.contains(part) else { throw DiaryError(.server, "a batched read answered a part it did not ask") }
+                switch batch.parts[part] {
+                case .records:
+                    guard let kinds = recordKinds[part], kinds.indices.contains(sub) else {
+                        throw DiaryError(.server, "a batched read answered a table it did not ask")
+                    }
+                    records[part].append(try PostgresRowCoding.record(from: text, kind: kinds[sub]))
+                case .rows(_, let kind, _):
+                    records[part].append(try PostgresRowCoding.record(from: text, kind: kind))
+                case .counts:
+                    guard let positions = countedPositions[part]?[text], let count else {
+                        throw DiaryError(.server, "a batched count answered for a value it did not ask")
+                    }
+                    for position in positions { counts[part][position] = Int(count) }
+                }
+            }
+        }
+        var answers = StorageReadBatch.Answers.Builder(for: batch)
+        for (number, part) in batch.parts.enumerated() {
+            switch part {
+            case .records, .rows: try answers.answer(part: number, records: records[number])
+            case .counts: try answers.answer(part: number, countsByPosition: counts[number])
+            }
+        }
+        return try answers.build()
+    }
+
     func page<Row: Sendable, Partition: Hashable & Sendable>(
         _ listing: StorageListing<Row, Partition>, _ partition: Partition, descending: Bool, from position: ListingPosition,
         limit: Int, where filter: RowFilter

@@ -140,6 +140,10 @@ final class PostgresTransaction: StorageTransaction {
         try await reader.counts(index, equalToAnyOf: values, where: filter)
     }
 
+    func read(_ batch: StorageReadBatch) async throws -> StorageReadBatch.Answers {
+        try await reader.read(batch)
+    }
+
     func page<Row: Sendable, Partition: Hashable & Sendable>(
         _ listing: StorageListing<Row, Partition>, _ partition: Partition, descending: Bool, from position: ListingPosition,
         limit: Int, where filter: RowFilter

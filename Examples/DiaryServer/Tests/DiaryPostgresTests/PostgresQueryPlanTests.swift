@@ -322,6 +322,23 @@ struct PlanFixture: Sendable {
                     ofEach: [StorageSchema.blocksByBlocker, StorageSchema.blocksByBlocked, StorageSchema.anonymousBlocksByBlocker],
                     equalTo: someone)
             }),
+            ("a viewer's row, blocks and an author's row (one batch)", {
+                var batch = StorageReadBatch()
+                _ = batch.records([.user(someone), .user(user(17))])
+                for index in [StorageSchema.blocksByBlocker, StorageSchema.blocksByBlocked, StorageSchema.anonymousBlocksByBlocker] {
+                    _ = batch.rows(index, equalToAnyOf: [someone])
+                }
+                _ = try await $0.read(batch)
+            }),
+            ("what a page shows beside its posts (one batch)", {
+                var batch = StorageReadBatch()
+                let posts = (7_900..<7_920).map(post)
+                _ = batch.counts(StorageSchema.likesByPost, equalToAnyOf: posts, where: viewerFilter)
+                _ = batch.rows(StorageSchema.commentsByTarget, equalToAnyOf: posts.map { .post($0) })
+                _ = batch.counts(StorageSchema.commentsByTarget, equalToAnyOf: posts.map { .post($0) }, where: .none)
+                _ = batch.records(posts.map { .like(someone, $0) } + (1..<21).map { .user(user($0)) })
+                _ = try await $0.read(batch)
+            }),
             ("search count", { _ = try await $0.countPosts(matching: PostTextQuery(words: ["post2345"], tags: []), where: viewerFilter) }),
         ]
         var paths: [(String, [SQLStatement])] = []
