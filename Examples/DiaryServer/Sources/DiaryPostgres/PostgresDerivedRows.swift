@@ -37,7 +37,7 @@ struct PostgresDerivedRows: Sendable {
             if !come.isEmpty { insertions.add { appendInsert(come, of: key, into: listing, to: &$0) } }
         }
         for combined in [deletions, insertions] {
-            if let statement = try combined.statement() { try await connection.run(statement.query, logger: logger) }
+            if let statement = try combined.statement() { try await connection.run(statement, logger: logger) }
         }
     }
 
@@ -70,7 +70,7 @@ struct PostgresDerivedRows: Sendable {
         }
         statement.append(" SELECT count(*) FROM w0")
         SQLStatementLog.current?.append(other: statement.sql)
-        for try await inserted in try await connection.query(statement.query, logger: logger).decode(Int64.self) {
+        for try await inserted in try await connection.rows(statement, logger: logger, decode: { try $0.decode(Int64.self) }) {
             return inserted == 1
         }
         return false

@@ -44,7 +44,7 @@ extension PostgresDiaryStorage {
                 var log = SQLStatement("SELECT \(layout.qualified(PostgresMigrator.appendChangeFunction))(")
                 log.bind(try PostgresRowCoding.changeLogDocument(mutations))
                 log.append("::jsonb)")
-                try await connection.run(log.query, logger: logger)
+                try await connection.run(log, logger: logger)
             }
             try await commit(connection)
             return (result, !mutations.isEmpty)

@@ -50,7 +50,7 @@ public struct PostgresDocumentTable: Sendable {
         var statement = SQLStatement("SELECT state::text FROM \(table) WHERE id = ")
         statement.bind(id)
         do {
-            for try await state in try await client.query(statement.query, logger: logger).decode(String.self) {
+            for try await state in try await client.rows(statement, logger: logger, decode: { try $0.decode(String.self) }) {
                 return state
             }
             return nil

@@ -113,7 +113,7 @@ final class PostgresReader: StorageReader {
         statement.append(" GROUP BY value")
         SQLStatementLog.current?.append(statement)
         var counts: [Value: Int] = [:]
-        for try await (text, count) in try await connection.query(statement.query, logger: logger).decode((String, Int64).self) {
+        for try await (text, count) in try await connection.rows(statement, logger: logger, decode: { try $0.decode((String, Int64).self) }) {
             guard let value = valuesByText[text] else {
                 throw DiaryError(.server, "a batched count answered for a value it did not ask")
             }
@@ -171,7 +171,7 @@ final class PostgresReader: StorageReader {
         var counts = [[Int: Int]](repeating: [:], count: batch.parts.count)
         if selects > 0 {
             SQLStatementLog.current?.append(statement)
-            let rows = try await connection.query(statement.query, logger: logger).decode((Int, Int, String, Int64?).self)
+            let rows = try await connection.rows(statement, logger: logger, decode: { try $0.decode((Int, Int, String, Int64?).self) })
             for try await (part, sub, text, count) in rows {
                 guard batch.parts.indices.contains(part) else { throw DiaryError(.server, "a batched read answered a part it did not ask") }
                 switch batch.parts[part] {
@@ -231,7 +231,7 @@ final class PostgresReader: StorageReader {
     func documents(_ statement: SQLStatement, kind: RecordKind) async throws -> [StoreRecord] {
         SQLStatementLog.current?.append(statement)
         var records: [StoreRecord] = []
-        for try await document in try await connection.query(statement.query, logger: logger).decode(String.self) {
+        for try await document in try await connection.rows(statement, logger: logger, decode: { try $0.decode(String.self) }) {
             records.append(try PostgresRowCoding.record(from: document, kind: kind))
         }
         return records
@@ -256,7 +256,7 @@ final class PostgresReader: StorageReader {
     func numberedDocuments(_ statement: SQLStatement, parts: Int) async throws -> [(part: Int, document: String)] {
         SQLStatementLog.current?.append(statement)
         var documents: [(part: Int, document: String)] = []
-        for try await (part, document) in try await connection.query(statement.query, logger: logger).decode((Int, String).self) {
+        for try await (part, document) in try await connection.rows(statement, logger: logger, decode: { try $0.decode((Int, String).self) }) {
             guard (0..<parts).contains(part) else { throw DiaryError(.server, "a batched read answered a part it did not ask") }
             documents.append((part, document))
         }
@@ -266,7 +266,7 @@ final class PostgresReader: StorageReader {
     /// The number a `SELECT count(*)` statement returns.
     func count(_ statement: SQLStatement) async throws -> Int {
         SQLStatementLog.current?.append(statement)
-        for try await count in try await connection.query(statement.query, logger: logger).decode(Int64.self) {
+        for try await count in try await connection.rows(statement, logger: logger, decode: { try $0.decode(Int64.self) }) {
             return Int(count)
         }
         return 0

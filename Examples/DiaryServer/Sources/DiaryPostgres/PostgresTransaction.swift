@@ -69,7 +69,7 @@ final class PostgresTransaction: StorageTransaction {
             // The bytes go with the row, in the same transaction.
             var blob = SQLStatement("DELETE FROM \(reader.layout.qualified(PostgresMigrator.blobsTable)) WHERE attachment_id = ")
             blob.bind(attachment.id.rawValue)
-            try await reader.connection.run(blob.query, logger: reader.logger)
+            try await reader.connection.run(blob, logger: reader.logger)
         }
         recordChange(StoreMutation(before: before, after: nil), key: key)
     }

@@ -1,6 +1,7 @@
 @_spi(Storage) import DiarySDK
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// A statement being built: SQL text with `$n` placeholders, and the values bound to them.
@@ -129,5 +130,102 @@ extension PostgresClient {
     /// Runs a statement on a pooled connection and reads its whole result.
     func run(_ query: PostgresQuery, logger: Logger) async throws {
         for try await _ in try await self.query(query, logger: logger) {}
+    }
+}
+
+/// Runs ``SQLStatement``s as named prepared statements, so PostgreSQL parses and plans each distinct statement once
+/// per connection instead of at every execution: on the reference server's hot paths planning was most of
+/// PostgreSQL's time per statement (measured with `pg_stat_statements`, docs/PERFORMANCE.md).
+///
+/// postgres-nio prepares a ``PostgresPreparedStatement`` once per connection under its `name` and runs it by name
+/// after that, but takes the name and SQL from static requirements, while the store's statements are built at run
+/// time (schema-qualified, one branch per batched read). ``PreparedStatement`` answers the statics from a task-local
+/// set around each call, which postgres-nio reads synchronously while it starts the call. Each distinct SQL text gets
+/// a name of its own from a process-wide registry (`diary_1`, `diary_2`, …), so two texts never share a name; the
+/// values are always bound, so the number of texts is bounded by the shapes of the statements, not by the data.
+///
+/// postgres-nio remembers a failed preparation on a connection and fails that name there from then on. A statement
+/// that fails for any reason (a failed preparation looks like any other error) therefore gets a new name for its next
+/// run, so a transient failure (a lock timeout, a cancelled statement, a transaction already aborted) never sticks
+/// to a connection.
+enum PreparedSQL {
+    /// The statement being started on this task.
+    @TaskLocal static var current: (name: String, sql: String) = ("", "")
+
+    private struct Registry {
+        var names: [String: String] = [:]
+        var issued = 0
+    }
+
+    private static let registry = NIOLockedValueBox(Registry())
+
+    /// The name for a SQL text: the same for the same text, within this process, until ``retire(_:)``.
+    static func name(for sql: String) -> String {
+        registry.withLockedValue { registry in
+            if let name = registry.names[sql] { return name }
+            registry.issued += 1
+            let name = "diary_\(registry.issued)"
+            registry.names[sql] = name
+            return name
+        }
+    }
+
+    /// Gives up a SQL text's name `name` (if it still has it): its next run prepares it anew under another.
+    static func retire(_ sql: String, name: String) {
+        registry.withLockedValue { registry in
+            if registry.names[sql] == name { registry.names[sql] = nil }
+        }
+    }
+
+    /// Starts `statement` with `execute`, under its name.
+    static func start<Result>(
+        _ statement: SQLStatement, _ execute: () async throws -> Result, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Result {
+        let name = name(for: statement.sql)
+        do {
+            return try await $current.withValue((name, statement.sql)) { try await execute() }
+        } catch {
+            retire(statement.sql, name: name)
+            throw error
+        }
+    }
+
+    /// A statement prepared under ``name(for:)`` of the SQL in ``current``.
+    struct PreparedStatement<Row>: PostgresPreparedStatement {
+        static var name: String { PreparedSQL.current.name }
+        static var sql: String { PreparedSQL.current.sql }
+
+        let bindings: PostgresBindings
+        let decode: @Sendable (PostgresRow) throws -> Row
+
+        func makeBindings() throws -> PostgresBindings { bindings }
+        func decodeRow(_ row: PostgresRow) throws -> Row { try decode(row) }
+    }
+}
+
+extension PostgresConnection {
+    /// The rows of a statement, each decoded by `decode`, the statement run as a prepared one (``PreparedSQL``).
+    func rows<Row>(
+        _ statement: SQLStatement, logger: Logger, decode: @escaping @Sendable (PostgresRow) throws -> Row
+    ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, Row> {
+        let prepared = PreparedSQL.PreparedStatement(bindings: statement.bindings, decode: decode)
+        return try await PreparedSQL.start(statement) { try await execute(prepared, logger: logger) }
+    }
+
+    /// Runs a statement as a prepared one (``PreparedSQL``) and reads its whole result.
+    func run(_ statement: SQLStatement, logger: Logger) async throws {
+        SQLStatementLog.current?.append(other: statement.sql)
+        for try await _ in try await rows(statement, logger: logger, decode: { _ in () }) {}
+    }
+}
+
+extension PostgresClient {
+    /// The rows of a statement on a pooled connection, each decoded by `decode`, the statement run as a prepared
+    /// one (``PreparedSQL``).
+    func rows<Row>(
+        _ statement: SQLStatement, logger: Logger, decode: @escaping @Sendable (PostgresRow) throws -> Row
+    ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, Row> {
+        let prepared = PreparedSQL.PreparedStatement(bindings: statement.bindings, decode: decode)
+        return try await PreparedSQL.start(statement) { try await execute(prepared, logger: logger) }
     }
 }

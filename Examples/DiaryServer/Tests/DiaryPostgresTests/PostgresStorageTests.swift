@@ -2,6 +2,7 @@
 @_spi(Storage) import DiarySDK
 @_spi(Storage) import DiarySDKConformance
 import Foundation
+import PostgresNIO
 import Testing
 
 /// The store's own behaviour beyond the conformance suite: search semantics, blobs, failures and damaged data.
@@ -166,6 +167,36 @@ struct PostgresStorageTests {
                 StoreMutation(before: .post(first), after: .post(second)),
                 StoreMutation(before: .post(second), after: .post(third)),
             ])
+        }
+    }
+
+    @Test func aStatementWhosePreparationFailedRunsAgainOnTheSameConnection() async throws {
+        // postgres-nio remembers a failed preparation on a connection and fails that statement there for good;
+        // the store gives such a statement a new name, so a transient failure does not stick.
+        let configuration = try PostgresTestDatabase.configuration(schema: "unused").client
+        let client = PostgresClient(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            var statement = SQLStatement("SELECT count(*) FROM pg_catalog.pg_namespace WHERE nspname = ")
+            statement.bind("pg_catalog")
+            let logger = PostgresTestDatabase.logger
+            try await client.withConnection { connection in
+                try await connection.run("BEGIN", logger: logger)
+                await #expect(throws: (any Error).self) { try await connection.run("SELECT 1 / 0", logger: logger) }
+                // The transaction is aborted: this statement's preparation fails.
+                await #expect(throws: (any Error).self) {
+                    for try await _ in try await connection.rows(statement, logger: logger, decode: { try $0.decode(Int64.self) }) {}
+                }
+                try await connection.run("ROLLBACK", logger: logger)
+                var counts: [Int64] = []
+                for _ in 0..<2 {
+                    for try await count in try await connection.rows(statement, logger: logger, decode: { try $0.decode(Int64.self) }) {
+                        counts.append(count)
+                    }
+                }
+                #expect(counts == [1, 1])
+            }
         }
     }
 
