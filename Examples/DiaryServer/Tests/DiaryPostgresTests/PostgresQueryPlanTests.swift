@@ -36,6 +36,20 @@ struct PostgresQueryPlanTests {
                     let plan = try await explain(statement, on: storage)
                     let scans = Self.sequentialScans(in: plan).filter { large.contains($0) }
                     #expect(scans.isEmpty, "\(name): a sequential scan of \(scans) in the plan of \(statement.sql)\n\(plan)")
+                    // The store runs its statements prepared, and PostgreSQL moves a prepared statement to a plan
+                    // made without its values (a generic plan) once that plans no worse: that one must not scan
+                    // a large table either.
+                    let generic: String
+                    do {
+                        generic = try await explainGeneric(statement, on: storage)
+                    } catch {
+                        Issue.record("\(name): no generic plan of \(statement.sql): \(String(reflecting: error))")
+                        continue
+                    }
+                    let genericScans = Self.sequentialScans(in: generic).filter { large.contains($0) }
+                    #expect(
+                        genericScans.isEmpty,
+                        "\(name): a sequential scan of \(genericScans) in the generic plan of \(statement.sql)\n\(generic)")
                 }
             }
             #expect(planned >= paths.count)
@@ -52,6 +66,10 @@ struct PostgresQueryPlanTests {
             let unindexed = SQLStatement("SELECT key FROM \(storage.layout.recordTable(.user)) WHERE doc->>'nickname' = 'user7'")
             let plan = try await explain(unindexed, on: storage)
             #expect(Self.sequentialScans(in: plan) == ["row_user"])
+            var bound = SQLStatement("SELECT key FROM \(storage.layout.recordTable(.user)) WHERE doc->>'nickname' = ")
+            bound.bind("user7")
+            let generic = try await explainGeneric(bound, on: storage)
+            #expect(Self.sequentialScans(in: generic) == ["row_user"])
         }
     }
 
@@ -73,6 +91,25 @@ struct PostgresQueryPlanTests {
             lines.append(line)
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `EXPLAIN (FORMAT JSON)` of the generic plan of a statement as the store prepares it (``PreparedSQL``): run
+    /// once prepared (with the parameter types the store binds), then `EXPLAIN EXECUTE` under
+    /// `plan_cache_mode = force_generic_plan`, on one connection.
+    func explainGeneric(_ statement: SQLStatement, on storage: PostgresDiaryStorage) async throws -> String {
+        let logger = PostgresTestDatabase.logger
+        return try await storage.client.withConnection { connection in
+            try await connection.run("SET plan_cache_mode = force_generic_plan", logger: logger)
+            for try await _ in try await connection.rows(statement, logger: logger, decode: { _ in () }) {}
+            let placeholders = statement.sql.matches(of: /\$([0-9]+)/).compactMap { Int($0.output.1) }.max() ?? 0
+            // A generic plan is made without the values, so any will do: NULL, which fits every parameter's type.
+            let arguments = placeholders == 0 ? "" : "(" + Array(repeating: "NULL", count: placeholders).joined(separator: ", ") + ")"
+            let query = PostgresQuery(unsafeSQL: "EXPLAIN (FORMAT JSON) EXECUTE \(PreparedSQL.name(for: statement.sql))\(arguments)")
+            var lines: [String] = []
+            for try await line in try await connection.query(query, logger: logger).decode(String.self) { lines.append(line) }
+            try await connection.run("RESET plan_cache_mode", logger: logger)
+            return lines.joined(separator: "\n")
+        }
     }
 
     /// The relations a JSON plan scans sequentially.
