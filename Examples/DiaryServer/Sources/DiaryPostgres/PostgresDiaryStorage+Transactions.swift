@@ -39,8 +39,7 @@ extension PostgresDiaryStorage {
             }
             let mutations = transaction.mutations
             if !mutations.isEmpty {
-                // One statement: check the deferred unique constraints, take the change log lock (held until
-                // commit, so sequence numbers commit in order) and append the row. See PostgresMigrator.
+                // The change log row; a trigger numbers it at commit, under the change log lock (PostgresMigrator).
                 var log = SQLStatement("SELECT \(layout.qualified(PostgresMigrator.appendChangeFunction))(")
                 log.bind(try PostgresRowCoding.changeLogDocument(mutations))
                 log.append("::jsonb)")

@@ -1,4 +1,4 @@
-@_spi(Storage) import DiaryPostgres
+@_spi(Storage) @testable import DiaryPostgres
 @_spi(Storage) import DiarySDK
 @_spi(Storage) import DiarySDKConformance
 import Foundation
@@ -20,10 +20,10 @@ struct PostgresConcurrencyTests {
         await PostgresTestDatabase.release(a)
         await PostgresTestDatabase.release(b)
 
-        // The base tables, the change log's commit-time index, its append function, and a table per declaration.
+        // The base tables, the change log's commit-time index, its numbering at commit, and a table per declaration.
         #expect(versions.count == 3 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
         #expect(versions.contains("0002_change_log_committed_at"))
-        #expect(versions.contains("0003_append_change"))
+        #expect(versions.contains("0003_change_log_commit_order"))
         #expect(Set(versions).count == versions.count)
         #expect(seen?.nickname == "user1")
     }
@@ -39,6 +39,38 @@ struct PostgresConcurrencyTests {
         await PostgresTestDatabase.release(writer)
         await PostgresTestDatabase.release(watcher)
         #expect(received == [StoreMutation(before: nil, after: Rows.user(7))])
+    }
+
+    @Test func aWriteTakesTheChangeLogLockOnlyAsItCommits() async throws {
+        // The change log lock orders commits; held from the change log row to COMMIT it would serialise every
+        // writer over two round trips. It is taken by the deferred trigger that numbers the row, at COMMIT.
+        let storage = try await PostgresTestDatabase.connect()
+        let layout = storage.layout
+        let lock = PostgresMigrator.changeLogLockName(schema: layout.schema)
+        let held = """
+            SELECT count(*)::text FROM pg_locks WHERE locktype = 'advisory' \
+            AND objid::bigint = (hashtext('\(lock)')::bigint & 4294967295)
+            """
+        let log = layout.qualified(PostgresMigrator.changeLogTable)
+        let logger = PostgresTestDatabase.logger
+        let during = try await storage.client.withConnection { connection in
+            try await connection.run("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+            var append = SQLStatement("SELECT \(layout.qualified(PostgresMigrator.appendChangeFunction))(")
+            append.bind("[]")
+            append.append("::jsonb)")
+            try await connection.run(append, logger: logger)
+            let during = try await RawSQL.strings(held)
+            try await connection.run("COMMIT", logger: logger)
+            return during
+        }
+        let after = try await RawSQL.strings(held)
+        let numbered = try await RawSQL.strings("SELECT seq::text FROM \(log)")
+        try await storage.dropSchema()
+        await PostgresTestDatabase.release(storage)
+        #expect(during == ["0"])
+        #expect(after == ["0"])
+        #expect(numbered.count == 1)
+        #expect(numbered.first.flatMap { Int($0) }.map { $0 > 0 } == true, "\(numbered)")
     }
 
     @Test func fiftyConcurrentIncrementsOfOneRowLoseNoUpdateAndAreLoggedInCommitOrder() async throws {
