@@ -40,10 +40,8 @@ extension PostgresDiaryStorage {
             let mutations = transaction.mutations
             if !mutations.isEmpty {
                 // The change log row; a trigger numbers it at commit, under the change log lock (PostgresMigrator).
-                var log = SQLStatement("SELECT \(layout.qualified(PostgresMigrator.appendChangeFunction))(")
-                log.bind(try PostgresRowCoding.changeLogDocument(mutations))
-                log.append("::jsonb)")
-                try await connection.run(log, logger: logger)
+                try await connection.run(
+                    try PostgresMigrator(layout: layout, logger: logger).appendChangeStatement(mutations), logger: logger)
             }
             try await commit(connection)
             return (result, !mutations.isEmpty)

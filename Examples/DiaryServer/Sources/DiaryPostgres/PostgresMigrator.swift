@@ -15,7 +15,6 @@ struct PostgresMigrator: Sendable {
     static let blobsTable = SQLIdentifier("blobs")!
     static let changeLogTable = SQLIdentifier("change_log")!
     static let changeLogTimeIndex = SQLIdentifier("change_log_committed_at")!
-    static let appendChangeFunction = SQLIdentifier("append_change")!
     static let pendingChangeSequence = SQLIdentifier("change_log_pending_seq")!
     static let changeLogSequence = SQLIdentifier("change_log_seq_seq")!
     static let commitOrderFunction = SQLIdentifier("change_log_commit_order")!
@@ -101,8 +100,8 @@ struct PostgresMigrator: Sendable {
                     (committed_at)
                     """
                 ]),
-            // A write's change log row is appended by `SELECT append_change($1)` and numbered at commit, under the
-            // change log lock, by a deferred trigger (see PostgresChangeFeed).
+            // A write's change log row is numbered at commit, under the change log lock, by a deferred trigger (see
+            // PostgresChangeFeed).
             Migration(version: "0003_change_log_commit_order", statements: commitOrderStatements),
         ]
         for kind in RecordKind.allCases {
@@ -138,7 +137,8 @@ struct PostgresMigrator: Sendable {
 
     /// The change log's numbering at commit (see PostgresChangeFeed):
     ///
-    /// - `append_change(mutations jsonb)` inserts the row with a negative placeholder `seq`, taking no lock;
+    /// - a write inserts its row with a negative placeholder `seq` from `change_log_pending_seq`
+    ///   (``appendChangeStatement(_:)``), taking no lock;
     /// - a constraint trigger, `DEFERRABLE INITIALLY DEFERRED`, fires at `COMMIT`, after the transaction's deferred
     ///   unique checks (queued earlier, so a write never waits on another's conflicting row while holding the lock):
     ///   it takes the change log lock, which the transaction holds until its commit is visible, and gives the row the
@@ -150,13 +150,6 @@ struct PostgresMigrator: Sendable {
         let log = layout.qualified(Self.changeLogTable)
         return [
             "CREATE SEQUENCE \(layout.qualified(Self.pendingChangeSequence))",
-            """
-            CREATE OR REPLACE FUNCTION \(layout.qualified(Self.appendChangeFunction))(mutations jsonb) RETURNS bigint \
-            LANGUAGE sql AS $body$
-                INSERT INTO \(log) (seq, mutations)
-                VALUES (-nextval('\(layout.qualified(Self.pendingChangeSequence))'), append_change.mutations) RETURNING seq
-            $body$
-            """,
             """
             CREATE FUNCTION \(layout.qualified(Self.commitOrderFunction))() RETURNS trigger LANGUAGE plpgsql AS $body$
             BEGIN
@@ -172,6 +165,16 @@ struct PostgresMigrator: Sendable {
             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION \(layout.qualified(Self.commitOrderFunction))()
             """,
         ]
+    }
+
+    /// The insert of a write's change log row, numbered at commit (``commitOrderStatements``).
+    func appendChangeStatement(_ mutations: [StoreMutation]) throws -> SQLStatement {
+        var statement = SQLStatement(
+            "INSERT INTO \(layout.qualified(Self.changeLogTable)) (seq, mutations) VALUES "
+                + "(-nextval('\(layout.qualified(Self.pendingChangeSequence))'), ")
+        statement.bind(try PostgresRowCoding.changeLogDocument(mutations))
+        statement.append("::jsonb)")
+        return statement
     }
 
     /// The schema holding `pg_trgm` (for `gin_trgm_ops`), creating the extension if the database lacks it.

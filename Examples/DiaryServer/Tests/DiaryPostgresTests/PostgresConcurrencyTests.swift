@@ -55,9 +55,7 @@ struct PostgresConcurrencyTests {
         let logger = PostgresTestDatabase.logger
         let during = try await storage.client.withConnection { connection in
             try await connection.run("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
-            var append = SQLStatement("SELECT \(layout.qualified(PostgresMigrator.appendChangeFunction))(")
-            append.bind("[]")
-            append.append("::jsonb)")
+            let append = try PostgresMigrator(layout: layout, logger: logger).appendChangeStatement([])
             try await connection.run(append, logger: logger)
             let during = try await RawSQL.strings(held)
             try await connection.run("COMMIT", logger: logger)
