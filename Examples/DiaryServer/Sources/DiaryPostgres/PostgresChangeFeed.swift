@@ -109,7 +109,7 @@ final class PostgresChangeFeed: Sendable {
         statement.bind(Int64(Self.batchSize))
         var count = 0
         guard !state.withLockedValue(\.isStopped) else { return 0 }
-        for try await (sequence, document) in try await client.query(statement.query, logger: logger).decode((Int64, String).self) {
+        for try await (sequence, document) in try await client.rows(statement, logger: logger, decode: { try $0.decode((Int64, String).self) }) {
             count += 1
             do {
                 hub.publish(try PostgresRowCoding.mutations(fromChangeLog: document))
