@@ -9,7 +9,7 @@ package struct Viewer: Sendable {
     package let blockedEitherWay: Set<User.ID>
     /// Authors whose anonymous content the viewer hid by blocking the author of one anonymous post or comment.
     package let anonymouslyBlocked: Set<User.ID>
-    /// The viewer's own row, when the request read it (``load(account:in:)``), so rules that need it (their time
+    /// The viewer's own row, when the request read it (``load(signedIn:prefetching:in:)``), so rules that need it (their time
     /// zone, their summary on what they write) do not read it again.
     package let account: User?
     /// Rows the request read with the viewer's (``load(signedIn:prefetching:in:)``), by key; `nil` for a key with

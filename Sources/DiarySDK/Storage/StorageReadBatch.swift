@@ -126,6 +126,13 @@ public struct StorageReadBatch: Sendable {
             }
         }
 
+        /// The answer of a ``Part/records(_:)`` part by its position in ``StorageReadBatch/parts`` (what a store that
+        /// remembers the rows a transaction read needs); `nil` for a part of another shape.
+        public func records(ofPart part: Int) -> [RecordKey: StoreRecord]? {
+            guard answers.indices.contains(part) else { return nil }
+            return answers[part] as? [RecordKey: StoreRecord]
+        }
+
         /// Collects a store's answers, part by part.
         public struct Builder: Sendable {
             private let batch: StorageReadBatch

@@ -42,8 +42,14 @@ extension PostgresReader {
             statement.append("::text[]")
         }
         filter.appendSQL(to: &statement, alias: "l")
+        // One `LIKE` per word: prepared for the few words most searches have, so the number of prepared texts stays
+        // bounded whatever a client sends (PreparedSQL).
+        statement.isPrepared = Set(query.words).count <= Self.preparedWordLimit
         return statement
     }
+
+    /// The most words a search may have and still run as a prepared statement.
+    static let preparedWordLimit = 4
 
     /// A word as a `LIKE` pattern that matches it literally: `\`, `%` and `_` escaped with `\` (the default escape).
     static func escapedForLike(_ word: String) -> String {

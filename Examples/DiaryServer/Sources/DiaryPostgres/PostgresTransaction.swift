@@ -141,7 +141,11 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func read(_ batch: StorageReadBatch) async throws -> StorageReadBatch.Answers {
-        try await reader.read(batch)
+        let answers = try await reader.read(batch)
+        for (number, part) in batch.parts.enumerated() {
+            if case .records(let keys) = part, let found = answers.records(ofPart: number) { remember(keys, found: found) }
+        }
+        return answers
     }
 
     func page<Row: Sendable, Partition: Hashable & Sendable>(

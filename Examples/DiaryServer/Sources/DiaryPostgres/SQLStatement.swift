@@ -11,6 +11,9 @@ import PostgresNIO
 struct SQLStatement: Sendable {
     private(set) var sql: String
     private(set) var bindings = PostgresBindings()
+    /// Whether it runs as a named prepared statement (``PreparedSQL``); `false` for a text that varies with the
+    /// input beyond its shape.
+    var isPrepared = true
 
     /// A statement starting with `sql`.
     init(_ sql: String = "") {
@@ -145,9 +148,13 @@ extension PostgresClient {
 /// values are always bound, so the number of texts is bounded by the shapes of the statements, not by the data.
 ///
 /// postgres-nio remembers a failed preparation on a connection and fails that name there from then on. A statement
-/// that fails for any reason (a failed preparation looks like any other error) therefore gets a new name for its next
-/// run, so a transient failure (a lock timeout, a cancelled statement, a transaction already aborted) never sticks
-/// to a connection.
+/// that fails with an error a preparation can meet (a transaction already aborted, a lock timeout, a cancelled
+/// statement, a missing table, a lost connection) therefore gets a new name for its next run, so such a failure never
+/// sticks to a connection. Errors only execution meets (a serialisation failure, bad data, a violated constraint) keep
+/// the name: retiring it on each would leave a prepared statement behind on every connection each time.
+///
+/// A statement whose text depends on the input beyond its shape (a search with one `LIKE` per word) is not prepared
+/// (``SQLStatement/isPrepared``), so the number of names stays bounded by the shapes of the store's statements.
 enum PreparedSQL {
     /// The statement being started on this task.
     @TaskLocal static var current: (name: String, sql: String) = ("", "")
@@ -185,14 +192,26 @@ enum PreparedSQL {
         do {
             return try await $current.withValue((name, statement.sql)) { try await execute() }
         } catch {
-            retire(statement.sql, name: name)
+            if mayHaveFailedPreparation(error) { retire(statement.sql, name: name) }
             throw error
         }
     }
 
+    /// Whether an error may come from preparing a statement: anything but an error only its execution meets
+    /// (SQLSTATE class 22, data; 23, a constraint; 40001, a serialisation failure).
+    static func mayHaveFailedPreparation(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError, error.code == .server, let state = error.serverInfo?[.sqlState] else {
+            return true
+        }
+        return !(state.hasPrefix("22") || state.hasPrefix("23") || state == "40001")
+    }
+
     /// A statement prepared under ``name(for:)`` of the SQL in ``current``.
     struct PreparedStatement<Row>: PostgresPreparedStatement {
-        static var name: String { PreparedSQL.current.name }
+        static var name: String {
+            precondition(!PreparedSQL.current.name.isEmpty, "a prepared statement started outside PreparedSQL.start")
+            return PreparedSQL.current.name
+        }
         static var sql: String { PreparedSQL.current.sql }
 
         let bindings: PostgresBindings
@@ -208,6 +227,7 @@ extension PostgresConnection {
     func rows<Row>(
         _ statement: SQLStatement, logger: Logger, decode: @escaping @Sendable (PostgresRow) throws -> Row
     ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, Row> {
+        guard statement.isPrepared else { return try await query(statement.query, logger: logger).map(decode) }
         let prepared = PreparedSQL.PreparedStatement(bindings: statement.bindings, decode: decode)
         return try await PreparedSQL.start(statement) { try await execute(prepared, logger: logger) }
     }
@@ -225,6 +245,7 @@ extension PostgresClient {
     func rows<Row>(
         _ statement: SQLStatement, logger: Logger, decode: @escaping @Sendable (PostgresRow) throws -> Row
     ) async throws -> AsyncThrowingMapSequence<PostgresRowSequence, Row> {
+        guard statement.isPrepared else { return try await query(statement.query, logger: logger).map(decode) }
         let prepared = PreparedSQL.PreparedStatement(bindings: statement.bindings, decode: decode)
         return try await PreparedSQL.start(statement) { try await execute(prepared, logger: logger) }
     }

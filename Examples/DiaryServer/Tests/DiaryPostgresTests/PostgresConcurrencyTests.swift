@@ -43,7 +43,8 @@ struct PostgresConcurrencyTests {
 
     @Test func aWriteTakesTheChangeLogLockOnlyAsItCommits() async throws {
         // The change log lock orders commits; held from the change log row to COMMIT it would serialise every
-        // writer over two round trips. It is taken by the deferred trigger that numbers the row, at COMMIT.
+        // writer over two round trips. It is taken by the deferred trigger that numbers the row, at COMMIT, and
+        // only then.
         let storage = try await PostgresTestDatabase.connect()
         let layout = storage.layout
         let lock = PostgresMigrator.changeLogLockName(schema: layout.schema)
@@ -63,12 +64,25 @@ struct PostgresConcurrencyTests {
         }
         let after = try await RawSQL.strings(held)
         let numbered = try await RawSQL.strings("SELECT seq::text FROM \(log)")
+
+        // And it does take it at COMMIT: while another session holds it, a write cannot commit.
+        let (whileHeld, afterRelease) = try await storage.client.withConnection { blocker in
+            try await blocker.run("SELECT pg_advisory_lock(hashtext(\(lock)))", logger: logger)
+            let write = Task { try await storage.write("test.put") { try await $0.put(Rows.user(1)) } }
+            try await Task.sleep(for: .milliseconds(500))
+            let whileHeld = try await RawSQL.strings("SELECT count(*)::text FROM \(log) WHERE seq > 0")
+            try await blocker.run("SELECT pg_advisory_unlock(hashtext(\(lock)))", logger: logger)
+            try await write.value
+            return (whileHeld, try await RawSQL.strings("SELECT count(*)::text FROM \(log) WHERE seq > 0"))
+        }
         try await storage.dropSchema()
         await PostgresTestDatabase.release(storage)
         #expect(during == ["0"])
         #expect(after == ["0"])
         #expect(numbered.count == 1)
         #expect(numbered.first.flatMap { Int($0) }.map { $0 > 0 } == true, "\(numbered)")
+        #expect(whileHeld == ["1"], "a write committed while another session held the change log lock")
+        #expect(afterRelease == ["2"])
     }
 
     @Test func fiftyConcurrentIncrementsOfOneRowLoseNoUpdateAndAreLoggedInCommitOrder() async throws {
