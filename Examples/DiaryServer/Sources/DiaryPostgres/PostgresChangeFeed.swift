@@ -8,9 +8,9 @@ import PostgresNIO
 /// subscriber, in commit order.
 ///
 /// It polls: `SELECT … WHERE seq > $last ORDER BY seq`, every ``PostgresDiaryStorage/Configuration/changePollInterval``
-/// and at once after each local write commits. Sequence order is commit order because a write's row gets its `seq`
-/// at commit, from a deferred trigger that first takes a transaction-level advisory lock, held until the commit is
-/// visible (migration `0003_change_log_commit_order`): a later `seq` cannot commit first, so reading past the last
+/// and at once after each local write commits. Sequence order is commit order because a write takes a
+/// transaction-level advisory lock just before it inserts its change log row (`append_change`, migration
+/// `0003_append_change`), and holds it until it commits: a later `seq` cannot commit first, so reading past the last
 /// seen `seq` never skips a row. (LISTEN/NOTIFY would save
 /// the idle polls, but needs a connection held out of the pool and a catch-up query after every reconnect anyway.)
 final class PostgresChangeFeed: Sendable {

@@ -39,7 +39,8 @@ extension PostgresDiaryStorage {
             }
             let mutations = transaction.mutations
             if !mutations.isEmpty {
-                // The change log row; a trigger numbers it at commit, under the change log lock (PostgresMigrator).
+                // One statement: check the deferred unique constraints, take the change log lock (held until
+                // commit, so sequence numbers commit in order) and append the row (PostgresMigrator).
                 try await connection.run(
                     try PostgresMigrator(layout: layout, logger: logger).appendChangeStatement(mutations), logger: logger)
             }

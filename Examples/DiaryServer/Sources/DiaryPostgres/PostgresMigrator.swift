@@ -15,9 +15,7 @@ struct PostgresMigrator: Sendable {
     static let blobsTable = SQLIdentifier("blobs")!
     static let changeLogTable = SQLIdentifier("change_log")!
     static let changeLogTimeIndex = SQLIdentifier("change_log_committed_at")!
-    static let pendingChangeSequence = SQLIdentifier("change_log_pending_seq")!
-    static let changeLogSequence = SQLIdentifier("change_log_seq_seq")!
-    static let commitOrderFunction = SQLIdentifier("change_log_commit_order")!
+    static let appendChangeFunction = SQLIdentifier("append_change")!
 
     let layout: PostgresSchemaLayout
     let logger: Logger
@@ -100,9 +98,8 @@ struct PostgresMigrator: Sendable {
                     (committed_at)
                     """
                 ]),
-            // A write's change log row is numbered at commit, under the change log lock, by a deferred trigger (see
-            // PostgresChangeFeed).
-            Migration(version: "0003_change_log_commit_order", statements: commitOrderStatements),
+            // A write's change log row in one round trip: `SELECT append_change($1)` (see PostgresChangeFeed).
+            Migration(version: "0003_append_change", statements: [appendChangeFunctionDefinition]),
         ]
         for kind in RecordKind.allCases {
             let version = "table:\(kind.rawValue)"
@@ -135,43 +132,35 @@ struct PostgresMigrator: Sendable {
     /// The lock a write holds from appending its change log row until it commits, so rows commit in `seq` order.
     static func changeLogLockName(schema: SQLIdentifier) -> String { "diary-sdk:change-log:\(schema.name)" }
 
-    /// The change log's numbering at commit (see PostgresChangeFeed):
+    /// `append_change(mutations jsonb) RETURNS bigint`, in PL/pgSQL (whose plans each connection keeps): checks the
+    /// transaction's deferred unique constraints, so a write waiting on another's conflicting row never waits holding
+    /// the lock that one needs; takes the change log lock, held until commit, so sequence numbers commit in order
+    /// (PostgresChangeFeed); and appends the row. The schema name is a validated ``SQLIdentifier``, so it can be
+    /// written into the lock name's literal.
     ///
-    /// - a write inserts its row with a negative placeholder `seq` from `change_log_pending_seq`
-    ///   (``appendChangeStatement(_:)``), taking no lock;
-    /// - a constraint trigger, `DEFERRABLE INITIALLY DEFERRED`, fires at `COMMIT`, after the transaction's deferred
-    ///   unique checks (queued earlier, so a write never waits on another's conflicting row while holding the lock):
-    ///   it takes the change log lock, which the transaction holds until its commit is visible, and gives the row the
-    ///   next `seq`. A later `seq` therefore never commits first, and the lock is held for the commit alone, not for
-    ///   the round trips between the server's last statement and its `COMMIT`.
-    ///
-    /// The schema name is a validated ``SQLIdentifier``, so it can be written into the lock name's literal.
-    private var commitOrderStatements: [String] {
-        let log = layout.qualified(Self.changeLogTable)
-        return [
-            "CREATE SEQUENCE \(layout.qualified(Self.pendingChangeSequence))",
-            """
-            CREATE FUNCTION \(layout.qualified(Self.commitOrderFunction))() RETURNS trigger LANGUAGE plpgsql AS $body$
-            BEGIN
-                PERFORM pg_advisory_xact_lock(hashtext('\(Self.changeLogLockName(schema: layout.schema))'));
-                UPDATE \(log) SET seq = nextval('\(layout.qualified(Self.changeLogSequence))')
-                    WHERE seq = NEW.seq;
-                RETURN NULL;
-            END
-            $body$
-            """,
-            """
-            CREATE CONSTRAINT TRIGGER \(Self.commitOrderFunction) AFTER INSERT ON \(log) \
-            DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION \(layout.qualified(Self.commitOrderFunction))()
-            """,
-        ]
+    /// (Numbering the row at commit instead, from a deferred trigger, would hold the lock for the commit alone, but
+    /// the trigger's read of `change_log` under `SERIALIZABLE` made every concurrent writer conflict with every other
+    /// and exhausted PostgreSQL's read/write conflict pool under load: docs/PERFORMANCE.md.)
+    private var appendChangeFunctionDefinition: String {
+        """
+        CREATE OR REPLACE FUNCTION \(layout.qualified(Self.appendChangeFunction))(mutations jsonb) RETURNS bigint \
+        LANGUAGE plpgsql AS $body$
+        DECLARE
+            appended bigint;
+        BEGIN
+            SET CONSTRAINTS ALL IMMEDIATE;
+            PERFORM pg_advisory_xact_lock(hashtext('\(Self.changeLogLockName(schema: layout.schema))'));
+            INSERT INTO \(layout.qualified(Self.changeLogTable)) AS log (mutations) VALUES (append_change.mutations)
+                RETURNING log.seq INTO appended;
+            RETURN appended;
+        END
+        $body$
+        """
     }
 
-    /// The insert of a write's change log row, numbered at commit (``commitOrderStatements``).
+    /// A write's last statement before `COMMIT`: `SELECT append_change($1)`.
     func appendChangeStatement(_ mutations: [StoreMutation]) throws -> SQLStatement {
-        var statement = SQLStatement(
-            "INSERT INTO \(layout.qualified(Self.changeLogTable)) (seq, mutations) VALUES "
-                + "(-nextval('\(layout.qualified(Self.pendingChangeSequence))'), ")
+        var statement = SQLStatement("SELECT \(layout.qualified(Self.appendChangeFunction))(")
         statement.bind(try PostgresRowCoding.changeLogDocument(mutations))
         statement.append("::jsonb)")
         return statement
