@@ -190,32 +190,34 @@ package enum AccessPolicy {
     /// When the viewer's filter hides no one, every comment passes both tests, so the store counts them; otherwise
     /// the posts' comments are read and tested here. Either read joins a batch.
     private struct CommentCounts {
+        private enum Read {
+            case counted(StorageReadBatch.Handle<[CommentTarget: Int]>)
+            case loaded(StorageReadBatch.Handle<[CommentRecord]>)
+        }
+
         private let viewer: Viewer
-        private let counted: StorageReadBatch.Handle<[CommentTarget: Int]>?
-        private let loaded: StorageReadBatch.Handle<[CommentRecord]>?
+        private let read: Read
 
         init(of ids: [Post.ID], viewer: Viewer, in batch: inout StorageReadBatch) {
             self.viewer = viewer
             let targets = ids.map(CommentTarget.post)
-            if viewer.filter.admitsEverything {
-                counted = batch.counts(StorageSchema.commentsByTarget, equalToAnyOf: targets, where: .none)
-                loaded = nil
-            } else {
-                counted = nil
-                loaded = batch.rows(StorageSchema.commentsByTarget, equalToAnyOf: targets)
-            }
+            read = viewer.filter.admitsEverything
+                ? .counted(batch.counts(StorageSchema.commentsByTarget, equalToAnyOf: targets, where: .none))
+                : .loaded(batch.rows(StorageSchema.commentsByTarget, equalToAnyOf: targets))
         }
 
         func counts(from answers: StorageReadBatch.Answers, in db: any StorageReader) async throws -> [Post.ID: Int] {
             var counts: [Post.ID: Int] = [:]
-            if let counted {
+            let comments: [CommentRecord]
+            switch read {
+            case .counted(let counted):
                 for (target, count) in try answers[counted] {
                     if case .post(let id) = target { counts[id] = count }
                 }
                 return counts
+            case .loaded(let loaded):
+                comments = try answers[loaded]
             }
-            guard let loaded else { return counts }
-            let comments = try answers[loaded]
             let byID = Dictionary(comments.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             let missingParents = Set(comments.compactMap(\.parentID)).subtracting(byID.keys)
             var parents = byID

@@ -33,11 +33,16 @@ public struct StorageReadBatch: Sendable {
         fileprivate let part: Int
     }
 
+    /// How a part is answered with its typed read, and how a store's rows or counts become its typed answer.
+    private struct Typed: Sendable {
+        var read: @Sendable (any StorageReader) async throws -> any Sendable
+        var fromRecords: (@Sendable ([StoreRecord]) throws -> any Sendable)?
+        var fromCounts: (@Sendable ([Int: Int]) -> any Sendable)?
+    }
+
     /// The reads, in the order they were added.
     public private(set) var parts: [Part] = []
-    private var readers: [@Sendable (any StorageReader) async throws -> any Sendable] = []
-    private var fromRecords: [(@Sendable ([StoreRecord]) throws -> any Sendable)?] = []
-    private var fromCounts: [(@Sendable ([Int: Int]) -> any Sendable)?] = []
+    private var typed: [Typed] = []
 
     /// An empty batch.
     public init() {}
@@ -97,9 +102,7 @@ public struct StorageReadBatch: Sendable {
         fromRecords: (@Sendable ([StoreRecord]) throws -> any Sendable)?, fromCounts: (@Sendable ([Int: Int]) -> any Sendable)?
     ) -> Handle<Answer> {
         parts.append(part)
-        readers.append { try await read($0) }
-        self.fromRecords.append(fromRecords)
-        self.fromCounts.append(fromCounts)
+        typed.append(Typed(read: { try await read($0) }, fromRecords: fromRecords, fromCounts: fromCounts))
         return Handle(part: parts.count - 1)
     }
 
@@ -107,7 +110,7 @@ public struct StorageReadBatch: Sendable {
     /// ``StorageReader/read(_:)``, right for a store in memory.
     public func readOneByOne(on reader: any StorageReader) async throws -> Answers {
         var answers: [any Sendable] = []
-        for read in readers { answers.append(try await read(reader)) }
+        for part in typed { answers.append(try await part.read(reader)) }
         return Answers(answers: answers)
     }
 
@@ -148,7 +151,7 @@ public struct StorageReadBatch: Sendable {
             /// any order; a row found twice counts once).
             /// - Throws: ``DiaryError/Code/storageCorrupted`` when a row is of another kind than the index's table.
             public mutating func answer(part: Int, records: [StoreRecord]) throws {
-                guard batch.parts.indices.contains(part), let make = batch.fromRecords[part] else {
+                guard batch.typed.indices.contains(part), let make = batch.typed[part].fromRecords else {
                     throw DiaryError(.server, "part \(part) of a batched read is not answered with rows")
                 }
                 answers[part] = try make(records)
@@ -157,7 +160,7 @@ public struct StorageReadBatch: Sendable {
             /// Answers a ``Part/counts(index:values:filter:)`` part with each value's count, by the value's position
             /// in the part's values; a value with none may be left out.
             public mutating func answer(part: Int, countsByPosition counts: [Int: Int]) throws {
-                guard batch.parts.indices.contains(part), let make = batch.fromCounts[part] else {
+                guard batch.typed.indices.contains(part), let make = batch.typed[part].fromCounts else {
                     throw DiaryError(.server, "part \(part) of a batched read is not answered with counts")
                 }
                 answers[part] = make(counts)

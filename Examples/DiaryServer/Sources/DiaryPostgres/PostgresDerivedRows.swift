@@ -47,28 +47,19 @@ struct PostgresDerivedRows: Sendable {
     func insertIfAbsent(_ record: StoreRecord, key: String, on connection: PostgresConnection) async throws -> Bool {
         // `WITH w0 AS (INSERT … ON CONFLICT (key) DO NOTHING RETURNING key), w1 AS (INSERT … WHERE EXISTS (SELECT
         // FROM w0)) … SELECT count(*) FROM w0`: each entry's insert reads the row's, so runs only when it did.
-        var statement = SQLStatement("WITH w0 AS (")
-        try appendInsert(record, key: key, onConflict: "DO NOTHING RETURNING key", to: &statement)
-        statement.append(")")
-        var part = 1
+        var combined = CombinedStatement()
+        combined.add { try self.appendInsert(record, key: key, onConflict: "DO NOTHING RETURNING key", to: &$0) }
         let gate = " WHERE EXISTS (SELECT FROM w0)"
         for index in layout.indicesOfKind[record.kind] ?? [] {
             let entries = index.declaration.entries(of: record)
-            guard !entries.isEmpty else { continue }
-            statement.append(", w\(part) AS (")
-            appendInsert(entries, of: key, into: index, gate: gate, to: &statement)
-            statement.append(")")
-            part += 1
+            if !entries.isEmpty { combined.add { appendInsert(entries, of: key, into: index, gate: gate, to: &$0) } }
         }
         for listing in layout.listingsOfKind[record.kind] ?? [] {
             let entries = listing.declaration.entries(of: record)
-            guard !entries.isEmpty else { continue }
-            statement.append(", w\(part) AS (")
-            appendInsert(entries, of: key, into: listing, gate: gate, to: &statement)
-            statement.append(")")
-            part += 1
+            if !entries.isEmpty { combined.add { appendInsert(entries, of: key, into: listing, gate: gate, to: &$0) } }
         }
-        statement.append(" SELECT count(*) FROM w0")
+        combined.add { $0.append("SELECT count(*) FROM w0") }
+        guard let statement = try combined.statement() else { return false }
         SQLStatementLog.current?.append(other: statement.sql)
         for try await inserted in try await connection.rows(statement, logger: logger, decode: { try $0.decode(Int64.self) }) {
             return inserted == 1

@@ -45,81 +45,37 @@ final class PostgresReader: StorageReader {
         return try await count(statement)
     }
 
+    // The batched reads are batches of one part (``read(_:)``): one statement each.
+
     func records(_ keys: [RecordKey]) async throws -> [RecordKey: StoreRecord] {
-        // One statement for every table the keys name: `SELECT 0, doc::text FROM row_like WHERE key = ANY($1)
-        // UNION ALL SELECT 1, doc::text FROM row_user WHERE key = ANY($2)`.
-        let byKind = Dictionary(grouping: Set(keys), by: \.kind).sorted { $0.key.rawValue < $1.key.rawValue }
-        guard !byKind.isEmpty else { return [:] }
-        var statement = SQLStatement()
-        for (number, (kind, keys)) in byKind.enumerated() {
-            if number > 0 { statement.append(" UNION ALL ") }
-            statement.append("SELECT \(number), doc::text FROM \(layout.recordTable(kind)) WHERE key = ANY(")
-            statement.bind(keys.map(PostgresRowCoding.key))
-            statement.append("::text[])")
-        }
-        var found: [RecordKey: StoreRecord] = [:]
-        for (number, document) in try await numberedDocuments(statement, parts: byKind.count) {
-            let record = try PostgresRowCoding.record(from: document, kind: byKind[number].key)
-            found[record.key] = record
-        }
-        return found
+        var batch = StorageReadBatch()
+        let found = batch.records(keys)
+        return try await read(batch)[found]
     }
 
     func rows<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value]
     ) async throws -> [Row] {
-        guard !values.isEmpty else { return [] }
-        let table = try layout.index(named: index.name)
-        var statement = SQLStatement(
-            "SELECT r.doc::text FROM \(layout.recordTable(index.kind)) r WHERE r.key IN (SELECT i.key FROM "
-                + "\(layout.qualified(table.table)) i WHERE i.value = ANY(")
-        statement.bind(try Set(values).map(postgresKeyText))
-        statement.append("::text[]))")
-        return try await rows(of: index.table, statement)
+        var batch = StorageReadBatch()
+        let rows = batch.rows(index, equalToAnyOf: values)
+        return try await read(batch)[rows]
     }
 
     func rows<Row: Sendable, Value: Hashable & Sendable>(
         ofEach indices: [StorageIndex<Row, Value>], equalTo value: Value
     ) async throws -> [[Row]] {
-        guard !indices.isEmpty else { return [] }
-        var statement = SQLStatement()
-        for (number, index) in indices.enumerated() {
-            let table = try layout.index(named: index.name)
-            if number > 0 { statement.append(" UNION ALL ") }
-            statement.append(
-                "SELECT \(number), r.doc::text FROM \(layout.qualified(table.table)) i JOIN "
-                    + "\(layout.recordTable(index.kind)) r ON r.key = i.key WHERE i.value = ")
-            statement.bind(try postgresKeyText(value))
-        }
-        var rows = [[Row]](repeating: [], count: indices.count)
-        for (number, document) in try await numberedDocuments(statement, parts: indices.count) {
-            let table = indices[number].table
-            rows[number].append(try Self.row(of: table, PostgresRowCoding.record(from: document, kind: table.kind)))
-        }
-        return rows
+        var batch = StorageReadBatch()
+        let parts = indices.map { batch.rows($0, equalToAnyOf: [value]) }
+        let answers = try await read(batch)
+        return try parts.map { try answers[$0] }
     }
 
     func counts<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value], where filter: RowFilter
     ) async throws -> [Value: Int] {
-        guard !values.isEmpty else { return [:] }
-        let table = try layout.index(named: index.name)
-        var valuesByText: [String: Value] = [:]
-        for value in values { valuesByText[try postgresKeyText(value)] = value }
-        var statement = SQLStatement("SELECT value, count(*) FROM \(layout.qualified(table.table)) WHERE value = ANY(")
-        statement.bind(Array(valuesByText.keys))
-        statement.append("::text[])")
-        if table.declaration.isFiltered { filter.appendSQL(to: &statement, alias: nil) }
-        statement.append(" GROUP BY value")
-        SQLStatementLog.current?.append(statement)
-        var counts: [Value: Int] = [:]
-        for try await (text, count) in try await connection.rows(statement, logger: logger, decode: { try $0.decode((String, Int64).self) }) {
-            guard let value = valuesByText[text] else {
-                throw DiaryError(.server, "a batched count answered for a value it did not ask")
-            }
-            counts[value] = Int(count)
-        }
-        return counts
+        var batch = StorageReadBatch()
+        let counts = batch.counts(index, equalToAnyOf: values, where: filter)
+        return try await read(batch)[counts]
     }
 
     func read(_ batch: StorageReadBatch) async throws -> StorageReadBatch.Answers {
@@ -249,18 +205,6 @@ final class PostgresReader: StorageReader {
             throw DiaryError(.storageCorrupted, "the \(table.kind.rawValue) table holds a row of another kind")
         }
         return row
-    }
-
-    /// The `(part, doc::text)` rows of a `UNION ALL` statement of `parts` numbered parts (`SELECT 0, doc::text …
-    /// UNION ALL SELECT 1, doc::text …`).
-    func numberedDocuments(_ statement: SQLStatement, parts: Int) async throws -> [(part: Int, document: String)] {
-        SQLStatementLog.current?.append(statement)
-        var documents: [(part: Int, document: String)] = []
-        for try await (part, document) in try await connection.rows(statement, logger: logger, decode: { try $0.decode((Int, String).self) }) {
-            guard (0..<parts).contains(part) else { throw DiaryError(.server, "a batched read answered a part it did not ask") }
-            documents.append((part, document))
-        }
-        return documents
     }
 
     /// The number a `SELECT count(*)` statement returns.
