@@ -66,6 +66,7 @@ let package = Package(
                 // Raw SQL in tests that damage rows or inspect tables behind the store's back.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         // Unit tests of the server's own parts (idempotency store, multipart parser); the HTTP behaviour is tested

@@ -20,6 +20,11 @@ public final class ChangeHub: Sendable {
         return stream
     }
 
+    /// Whether anyone is subscribed: a store with no subscribers can skip reading what it would publish.
+    public var hasSubscribers: Bool {
+        !continuations.current.isEmpty
+    }
+
     /// Sends a committed transaction to every subscriber.
     public func publish(_ mutations: [StoreMutation]) {
         guard !mutations.isEmpty else { return }

@@ -5,17 +5,48 @@ import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// Feeds ``DiaryStorage/committedChanges()`` from the `change_log` table, so writes from every process reach every
-/// subscriber, in commit order.
+/// subscriber.
 ///
-/// It polls: `SELECT … WHERE seq > $last ORDER BY seq`, every ``PostgresDiaryStorage/Configuration/changePollInterval``
-/// and at once after each local write commits. Sequence order is commit order because a write takes a
-/// transaction-level advisory lock just before it inserts its change log row (`append_change`, migration
-/// `0003_append_change`), and holds it until it commits: a later `seq` cannot commit first, so reading past the last
-/// seen `seq` never skips a row. (LISTEN/NOTIFY would save
-/// the idle polls, but needs a connection held out of the pool and a catch-up query after every reconnect anyway.)
+/// A write inserts its change log row in its own transaction without any lock, so rows commit in any order of their
+/// `seq`. Each row carries its writer's transaction id (`xid`, a 64-bit `xid8` that never wraps), and the feed reads
+/// only rows whose transaction is older than every transaction still running: below `pg_snapshot_xmin` of the
+/// reading statement's snapshot, every transaction has ended, so no row can appear there any more. It delivers in
+/// `(xid, seq)` order past the last row it delivered, so a row that commits late is delivered when its transaction
+/// ends, and never skipped or delivered twice. Writes that depend on each other (one read or wrote what the other
+/// wrote) arrive in the order they committed, because under `SERIALIZABLE` the later one's snapshot, and so its
+/// transaction id, comes after the earlier one's commit; independent writes arrive in transaction-id order.
+///
+/// The cost of needing no lock: a transaction left open anywhere on the cluster holds back delivery until it ends
+/// (set `idle_in_transaction_session_timeout`; docs/Deploying.md).
+///
+/// It polls, every ``PostgresDiaryStorage/Configuration/changePollInterval`` and at once after each local write
+/// commits. Without subscribers it reads no rows: each poll only moves past what has ended. (LISTEN/NOTIFY would
+/// save the idle polls, but needs a connection held out of the pool and a catch-up query after every reconnect
+/// anyway.)
 final class PostgresChangeFeed: Sendable {
+    /// A place in the change log: every row at or before it, in `(xid, seq)` order, has been delivered or skipped.
+    struct Position: Comparable, Sendable {
+        var transaction: UInt64
+        var sequence: Int64
+
+        static func < (lhs: Position, rhs: Position) -> Bool {
+            (lhs.transaction, lhs.sequence) < (rhs.transaction, rhs.sequence)
+        }
+
+        /// Before every row of the transactions from `horizon` on.
+        init(horizon: UInt64) {
+            transaction = horizon
+            sequence = 0
+        }
+
+        init(transaction: UInt64, sequence: Int64) {
+            self.transaction = transaction
+            self.sequence = sequence
+        }
+    }
+
     private struct State {
-        var lastSequence: Int64
+        var position: Position
         /// Whether a catch-up is running, and whether another was asked for meanwhile.
         var isRunning = false
         var isPending = false
@@ -31,20 +62,29 @@ final class PostgresChangeFeed: Sendable {
     private let table: String
     private let logger: Logger
 
-    /// A feed that delivers the changes committed after `sequence`.
-    init(client: PostgresClient, table: String, after sequence: Int64, logger: Logger) {
+    /// A feed that delivers the changes of transactions that had not ended at `position`.
+    init(client: PostgresClient, table: String, after position: Position, logger: Logger) {
         self.client = client
         self.table = table
         self.logger = logger
-        state = NIOLockedValueBox(State(lastSequence: sequence))
+        state = NIOLockedValueBox(State(position: position))
     }
 
-    /// The last sequence number committed now (0 for an empty log).
-    static func lastSequence(in table: String, client: PostgresClient, logger: Logger) async throws -> Int64 {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT coalesce(max(seq), 0) FROM \(table)"), logger: logger)
-        for try await sequence in rows.decode(Int64.self) { return sequence }
-        return 0
+    /// Where a feed starting now begins: before every transaction still running (or not begun).
+    static func start(client: PostgresClient, logger: Logger) async throws -> Position {
+        let rows = try await client.query("SELECT pg_snapshot_xmin(pg_current_snapshot())::text", logger: logger)
+        for try await horizon in rows.decode(String.self) {
+            guard let value = UInt64(horizon) else { break }
+            return Position(horizon: value)
+        }
+        throw DiaryError(.server, "PostgreSQL gave no snapshot horizon")
     }
+
+    /// The position a feed has delivered up to.
+    var position: Position { state.withLockedValue(\.position) }
+
+    /// Whether anyone is subscribed.
+    var hasSubscribers: Bool { hub.hasSubscribers }
 
     func subscribe() -> AsyncStream<[StoreMutation]> {
         hub.subscribe()
@@ -100,24 +140,51 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
-    /// Publishes the next batch of logged changes; returns how many rows it read.
+    /// Publishes the next batch of logged changes; returns how many rows it read. Without subscribers it reads
+    /// none, and only moves the position past every transaction that has ended.
     private func publishBatch() async throws -> Int {
-        let last = state.withLockedValue { $0.lastSequence }
-        var statement = SQLStatement("SELECT seq, mutations::text FROM \(table) WHERE seq > ")
-        statement.bind(last)
-        statement.append(" ORDER BY seq LIMIT ")
-        statement.bind(Int64(Self.batchSize))
-        var count = 0
         guard !state.withLockedValue(\.isStopped) else { return 0 }
-        for try await (sequence, document) in try await client.rows(statement, logger: logger, decode: { try $0.decode((Int64, String).self) }) {
+        let last = state.withLockedValue { $0.position }
+        if !hub.hasSubscribers {
+            // The horizon first, then the check: a subscriber that comes meanwhile gets what committed after it.
+            let horizon = try await Self.start(client: client, logger: logger)
+            if !hub.hasSubscribers {
+                state.withLockedValue { $0.position = max($0.position, horizon) }
+                return 0
+            }
+        }
+        // One statement, one snapshot: the horizon and the rows below it.
+        var statement = SQLStatement(
+            """
+            SELECT h.horizon::text, c.xid::text, c.seq, c.mutations::text \
+            FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h LEFT JOIN LATERAL (\
+            SELECT xid, seq, mutations FROM \(table) WHERE (xid, seq) > (
+            """)
+        statement.bind(String(last.transaction))
+        statement.append("::xid8, ")
+        statement.bind(last.sequence)
+        statement.append(") AND xid < h.horizon ORDER BY xid, seq LIMIT ")
+        statement.bind(Int64(Self.batchSize))
+        statement.append(") c ON true")
+        var count = 0
+        var horizon: UInt64?
+        for try await (horizonText, xid, sequence, document) in try await client.rows(
+            statement, logger: logger, decode: { try $0.decode((String, String?, Int64?, String?).self) }
+        ) {
+            horizon = UInt64(horizonText)
+            guard let xid, let transaction = UInt64(xid), let sequence, let document else { continue }
             count += 1
             do {
                 hub.publish(try PostgresRowCoding.mutations(fromChangeLog: document))
             } catch {
                 // One unreadable entry must not stop the feed: it is skipped, loudly.
-                logger.error("skipped an unreadable change log entry", metadata: ["seq": "\(sequence)"])
+                logger.error("skipped an unreadable change log entry", metadata: ["seq": "\(sequence)", "xid": "\(xid)"])
             }
-            state.withLockedValue { $0.lastSequence = sequence }
+            state.withLockedValue { $0.position = Position(transaction: transaction, sequence: sequence) }
+        }
+        if count < Self.batchSize, let horizon {
+            // Every row below the horizon has been read: move past them all.
+            state.withLockedValue { $0.position = max($0.position, Position(horizon: horizon)) }
         }
         return count
     }

@@ -16,10 +16,17 @@ struct PostgresDerivedRows: Sendable {
 
     /// Writes a row (or removes it, when `after` is `nil`: the caller has deleted the row itself) and moves every
     /// index and listing entry of its kind from `before` to `after`.
-    func write(key: String, kind: RecordKind, before: StoreRecord?, after: StoreRecord?, on connection: PostgresConnection) async throws {
+    /// `afterDocument` is `after`'s `doc` (``PostgresRowCoding/document(_:)``), which the caller keeps for the
+    /// change log.
+    func write(
+        key: String, kind: RecordKind, before: StoreRecord?, after: StoreRecord?, afterDocument: String?,
+        on connection: PostgresConnection
+    ) async throws {
         var deletions = CombinedStatement()
         var insertions = CombinedStatement()
-        if let after { insertions.add { try self.appendUpsert(after, key: key, to: &$0) } }
+        if let after, let afterDocument {
+            insertions.add { self.appendUpsert(after, key: key, document: afterDocument, to: &$0) }
+        }
         for index in layout.indicesOfKind[kind] ?? [] {
             let old = index.declaration.entries(of: before)
             let new = index.declaration.entries(of: after)
@@ -43,12 +50,18 @@ struct PostgresDerivedRows: Sendable {
 
     /// Inserts a row with every index and listing entry of its kind, in one statement, unless a row with its key is
     /// there already, in which case nothing is written.
+    /// - Parameters:
+    ///   - document: The row's `doc` (``PostgresRowCoding/document(_:)``).
+    ///   - changeLog: A change log row to append in the same statement when the row is inserted (the write's last
+    ///     statement), or `nil`.
     /// - Returns: Whether the row was inserted.
-    func insertIfAbsent(_ record: StoreRecord, key: String, on connection: PostgresConnection) async throws -> Bool {
+    func insertIfAbsent(
+        _ record: StoreRecord, key: String, document: String, changeLog: String? = nil, on connection: PostgresConnection
+    ) async throws -> Bool {
         // `WITH w0 AS (INSERT … ON CONFLICT (key) DO NOTHING RETURNING key), w1 AS (INSERT … WHERE EXISTS (SELECT
         // FROM w0)) … SELECT count(*) FROM w0`: each entry's insert reads the row's, so runs only when it did.
         var combined = CombinedStatement()
-        combined.add { try self.appendInsert(record, key: key, onConflict: "DO NOTHING RETURNING key", to: &$0) }
+        combined.add { self.appendInsert(record, key: key, document: document, onConflict: "DO NOTHING RETURNING key", to: &$0) }
         let gate = " WHERE EXISTS (SELECT FROM w0)"
         for index in layout.indicesOfKind[record.kind] ?? [] {
             let entries = index.declaration.entries(of: record)
@@ -57,6 +70,10 @@ struct PostgresDerivedRows: Sendable {
         for listing in layout.listingsOfKind[record.kind] ?? [] {
             let entries = listing.declaration.entries(of: record)
             if !entries.isEmpty { combined.add { appendInsert(entries, of: key, into: listing, gate: gate, to: &$0) } }
+        }
+        if let changeLog {
+            let migrator = PostgresMigrator(layout: layout, logger: logger)
+            combined.add { migrator.appendChange(changeLog, gate: gate, to: &$0) }
         }
         combined.add { $0.append("SELECT count(*) FROM w0") }
         guard let statement = try combined.statement() else { return false }
@@ -175,23 +192,25 @@ struct PostgresDerivedRows: Sendable {
     }
 
     /// Inserts or replaces a row in its kind's table (with a post's search columns).
-    private func appendUpsert(_ record: StoreRecord, key: String, to statement: inout SQLStatement) throws {
+    private func appendUpsert(_ record: StoreRecord, key: String, document: String, to statement: inout SQLStatement) {
         let replace = if case .post = record {
             "DO UPDATE SET doc = EXCLUDED.doc, search_text = EXCLUDED.search_text, search_tags = EXCLUDED.search_tags"
         } else {
             "DO UPDATE SET doc = EXCLUDED.doc"
         }
-        try appendInsert(record, key: key, onConflict: replace, to: &statement)
+        appendInsert(record, key: key, document: document, onConflict: replace, to: &statement)
     }
 
     /// `INSERT INTO <table> (key, doc[, search_text, search_tags]) VALUES (…) ON CONFLICT (key) <onConflict>`.
-    private func appendInsert(_ record: StoreRecord, key: String, onConflict: String, to statement: inout SQLStatement) throws {
+    private func appendInsert(
+        _ record: StoreRecord, key: String, document: String, onConflict: String, to statement: inout SQLStatement
+    ) {
         let table = layout.recordTable(record.kind)
         if case .post(let post) = record {
             statement.append("INSERT INTO \(table) (key, doc, search_text, search_tags) VALUES (")
             statement.bind(key)
             statement.append(", ")
-            statement.bind(try PostgresRowCoding.document(record))
+            statement.bind(document)
             statement.append("::jsonb, ")
             statement.bind(Self.searchText(of: post))
             statement.append(", ")
@@ -201,7 +220,7 @@ struct PostgresDerivedRows: Sendable {
             statement.append("INSERT INTO \(table) (key, doc) VALUES (")
             statement.bind(key)
             statement.append(", ")
-            statement.bind(try PostgresRowCoding.document(record))
+            statement.bind(document)
             statement.append("::jsonb)")
         }
         statement.append(" ON CONFLICT (key) \(onConflict)")

@@ -37,15 +37,10 @@ extension PostgresDiaryStorage {
                 try await commit(connection)
                 throw RuleFailure(error: error)
             }
-            let mutations = transaction.mutations
-            if !mutations.isEmpty {
-                // One statement: check the deferred unique constraints, take the change log lock (held until
-                // commit, so sequence numbers commit in order) and append the row (PostgresMigrator).
-                try await connection.run(
-                    try PostgresMigrator(layout: layout, logger: logger).appendChangeStatement(mutations), logger: logger)
-            }
+            // The body's last insert, if it left one, goes with the change log row in one statement.
+            let changed = try await transaction.finish()
             try await commit(connection)
-            return (result, !mutations.isEmpty)
+            return (result, changed)
         } catch let failure as RuleFailure {
             throw failure
         } catch let failure as CommitFailure {

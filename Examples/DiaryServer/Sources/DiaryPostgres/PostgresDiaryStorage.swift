@@ -74,10 +74,9 @@ public final class PostgresDiaryStorage: DiaryStorage {
             try await client.withConnection { connection in
                 try await PostgresMigrator(layout: layout, logger: logger).migrate(on: connection)
             }
-            let changeLog = layout.qualified(PostgresMigrator.changeLogTable)
             let feed = PostgresChangeFeed(
-                client: client, table: changeLog,
-                after: try await PostgresChangeFeed.lastSequence(in: changeLog, client: client, logger: logger), logger: logger)
+                client: client, table: layout.qualified(PostgresMigrator.changeLogTable),
+                after: try await PostgresChangeFeed.start(client: client, logger: logger), logger: logger)
             let interval = configuration.changePollInterval
             let poll = Task { await feed.poll(every: interval) }
             return PostgresDiaryStorage(
@@ -185,7 +184,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
                 }
             }
             let (result, changed) = outcome!
-            if changed { Task { await feed.catchUp() } }
+            if changed, feed.hasSubscribers { Task { await feed.catchUp() } }
             return result
         } catch {
             throw DiaryError.postgres(error, operation, layout: layout)

@@ -15,6 +15,8 @@ struct PostgresMigrator: Sendable {
     static let blobsTable = SQLIdentifier("blobs")!
     static let changeLogTable = SQLIdentifier("change_log")!
     static let changeLogTimeIndex = SQLIdentifier("change_log_committed_at")!
+    static let changeLogTransactionIndex = SQLIdentifier("change_log_xid")!
+    /// Migration 0003's function; an instance of an earlier release may still call it.
     static let appendChangeFunction = SQLIdentifier("append_change")!
 
     let layout: PostgresSchemaLayout
@@ -98,8 +100,18 @@ struct PostgresMigrator: Sendable {
                     (committed_at)
                     """
                 ]),
-            // A write's change log row in one round trip: `SELECT append_change($1)` (see PostgresChangeFeed).
+            // A write's change log row in one round trip: `SELECT append_change($1)`, under a lock held until
+            // commit. Writes no longer call it (0004), but an instance of an earlier release still may.
             Migration(version: "0003_append_change", statements: [appendChangeFunctionDefinition]),
+            // The change log without a lock: each row carries its writer's transaction id, and the feed reads below
+            // the oldest running transaction (PostgresChangeFeed). Rows logged before it have none and are past.
+            Migration(
+                version: "0004_change_log_xid",
+                statements: [
+                    "ALTER TABLE \(layout.qualified(Self.changeLogTable)) ADD COLUMN xid xid8",
+                    "ALTER TABLE \(layout.qualified(Self.changeLogTable)) ALTER COLUMN xid SET DEFAULT pg_current_xact_id()",
+                    "CREATE INDEX \(Self.changeLogTransactionIndex) ON \(layout.qualified(Self.changeLogTable)) (xid, seq)",
+                ]),
         ]
         for kind in RecordKind.allCases {
             let version = "table:\(kind.rawValue)"
@@ -129,18 +141,14 @@ struct PostgresMigrator: Sendable {
         return migrations
     }
 
-    /// The lock a write holds from appending its change log row until it commits, so rows commit in `seq` order.
+    /// The lock migration 0003's `append_change` takes.
     static func changeLogLockName(schema: SQLIdentifier) -> String { "diary-sdk:change-log:\(schema.name)" }
 
-    /// `append_change(mutations jsonb) RETURNS bigint`, in PL/pgSQL (whose plans each connection keeps): checks the
-    /// transaction's deferred unique constraints, so a write waiting on another's conflicting row never waits holding
-    /// the lock that one needs; takes the change log lock, held until commit, so sequence numbers commit in order
-    /// (PostgresChangeFeed); and appends the row. The schema name is a validated ``SQLIdentifier``, so it can be
-    /// written into the lock name's literal.
-    ///
-    /// (Numbering the row at commit instead, from a deferred trigger, would hold the lock for the commit alone, but
-    /// the trigger's read of `change_log` under `SERIALIZABLE` made every concurrent writer conflict with every other
-    /// and exhausted PostgreSQL's read/write conflict pool under load: docs/PERFORMANCE.md.)
+    /// Migration 0003's `append_change(mutations jsonb) RETURNS bigint`, in PL/pgSQL: checks the transaction's
+    /// deferred unique constraints, takes the change log lock, held until commit, so sequence numbers committed in
+    /// order, and appends the row. Since 0004 writes insert their row themselves, without the lock: holding it from
+    /// the row to `COMMIT` made concurrent writes queue on it (docs/PERFORMANCE.md). Kept, unchanged, for an
+    /// instance of an earlier release during a rolling upgrade.
     private var appendChangeFunctionDefinition: String {
         """
         CREATE OR REPLACE FUNCTION \(layout.qualified(Self.appendChangeFunction))(mutations jsonb) RETURNS bigint \
@@ -158,11 +166,26 @@ struct PostgresMigrator: Sendable {
         """
     }
 
-    /// A write's last statement before `COMMIT`: `SELECT append_change($1)`.
+    /// Appends a write's change log row: `INSERT INTO change_log (mutations) VALUES ($1)`, its `xid` the writer's
+    /// transaction id (the column's default). `gate`, when given, is a condition the row is inserted under (a part
+    /// of a combined statement: `WHERE EXISTS (SELECT FROM w0)`).
+    func appendChange(_ document: String, gate: String? = nil, to statement: inout SQLStatement) {
+        statement.append("INSERT INTO \(layout.qualified(Self.changeLogTable)) (mutations) ")
+        if let gate {
+            statement.append("SELECT ")
+            statement.bind(document)
+            statement.append("::jsonb\(gate)")
+        } else {
+            statement.append("VALUES (")
+            statement.bind(document)
+            statement.append("::jsonb)")
+        }
+    }
+
+    /// A write's last statement before `COMMIT` when its change log row is a statement of its own.
     func appendChangeStatement(_ mutations: [StoreMutation]) throws -> SQLStatement {
-        var statement = SQLStatement("SELECT \(layout.qualified(Self.appendChangeFunction))(")
-        statement.bind(try PostgresRowCoding.changeLogDocument(mutations))
-        statement.append("::jsonb)")
+        var statement = SQLStatement()
+        appendChange(try PostgresRowCoding.changeLogDocument(mutations), to: &statement)
         return statement
     }
 

@@ -60,6 +60,22 @@ enum PostgresRowCoding {
         return String(decoding: try JSONEncoder.persisted().encode(logged), as: UTF8.self)
     }
 
+    /// One mutation of a change log's `mutations` column from the rows' `doc`s (``document(_:)``), which the write
+    /// encoded already: what ``changeLogDocument(_:)`` writes for it.
+    static func changeLogEntry(before: String?, after: String?) -> String {
+        switch (before, after) {
+        case (let before?, let after?): "{\"after\":\(after),\"before\":\(before)}"
+        case (let before?, nil): "{\"before\":\(before)}"
+        case (nil, let after?): "{\"after\":\(after)}"
+        case (nil, nil): "{}"
+        }
+    }
+
+    /// A change log's `mutations` column from its entries (``changeLogEntry(before:after:)``).
+    static func changeLogDocument(entries: [String]) -> String {
+        "[" + entries.joined(separator: ",") + "]"
+    }
+
     /// The mutations in a change log's `mutations` column.
     /// - Throws: ``DiaryError/Code/storageCorrupted`` when it cannot be read.
     static func mutations(fromChangeLog document: String) throws -> [StoreMutation] {

@@ -10,12 +10,23 @@ import PostgresNIO
 /// read or wrote by key, which the transaction's snapshot keeps true, so a put of a row the body read first (an
 /// edit, which checks the row's owner) reads nothing more; a put of a row it never read is tried as an insert
 /// (`ON CONFLICT DO NOTHING`, with its entries, in one statement) and only when the row is there is it read and
-/// replaced. The body must await its operations one at a time, as the engine's bodies do.
+/// replaced. That insert waits for the body's next operation, and when there is none it goes in one statement with
+/// the change log row (``finish()``): a body that reads, then creates one row, writes in one round trip. The body
+/// must await its operations one at a time, as the engine's bodies do.
 final class PostgresTransaction: StorageTransaction {
+    /// A put of a row the transaction never read, not sent yet.
+    private struct PendingInsert {
+        var record: StoreRecord
+        var key: String
+        var document: String
+    }
+
     private struct State {
-        var mutations: [StoreMutation] = []
+        /// Each mutation as the change log holds it (``PostgresRowCoding/changeLogEntry(before:after:)``).
+        var changeLogEntries: [String] = []
         /// Rows as this transaction sees them, by key (`nil`: known to be absent).
         var known: [RecordKey: StoreRecord?] = [:]
+        var pending: PendingInsert?
         var hasSavepoint = false
     }
 
@@ -28,32 +39,54 @@ final class PostgresTransaction: StorageTransaction {
         derived = PostgresDerivedRows(layout: reader.layout, logger: reader.logger)
     }
 
-    /// The changes so far, in order.
-    var mutations: [StoreMutation] { state.withLockedValue { $0.mutations } }
-
     /// Whether the savepoint `body` was taken: the transaction has changed something since.
     var hasSavepoint: Bool { state.withLockedValue { $0.hasSavepoint } }
 
-    func put(_ record: StoreRecord) async throws {
-        let key = PostgresRowCoding.key(record.key)
-        let before: StoreRecord?
-        if let known = state.withLockedValue({ $0.known[record.key] }) {
-            before = known
-        } else {
-            try await takeSavepoint()
-            if try await derived.insertIfAbsent(record, key: key, on: reader.connection) {
-                recordChange(StoreMutation(before: nil, after: record), key: record.key)
-                return
+    /// Sends what the body left (a pending insert) and the change log row, after the body returned; the
+    /// transaction is ready to commit.
+    /// - Returns: Whether the write changed anything.
+    func finish() async throws -> Bool {
+        let (pending, entries) = state.withLockedValue { state in
+            defer { state.pending = nil }
+            return (state.pending, state.changeLogEntries)
+        }
+        let migrator = PostgresMigrator(layout: reader.layout, logger: reader.logger)
+        if let pending {
+            // The insert and the change log row in one statement; the row is logged only when the insert went in.
+            let entry = PostgresRowCoding.changeLogEntry(before: nil, after: pending.document)
+            if try await derived.insertIfAbsent(
+                pending.record, key: pending.key, document: pending.document,
+                changeLog: PostgresRowCoding.changeLogDocument(entries: entries + [entry]), on: reader.connection)
+            {
+                recordChange(StoreMutation(before: nil, after: pending.record), key: pending.record.key, entry: entry)
+                return true
             }
-            before = try await reader.record(record.key)
+            try await replace(pending)
+        }
+        let all = state.withLockedValue { $0.changeLogEntries }
+        guard !all.isEmpty else { return false }
+        var statement = SQLStatement()
+        migrator.appendChange(PostgresRowCoding.changeLogDocument(entries: all), to: &statement)
+        try await reader.connection.run(statement, logger: reader.logger)
+        return true
+    }
+
+    func put(_ record: StoreRecord) async throws {
+        try await flushPending()
+        let key = PostgresRowCoding.key(record.key)
+        guard let before = state.withLockedValue({ $0.known[record.key] }) else {
+            // Never read: tried as an insert, with the body's next operation or at the end.
+            let document = try PostgresRowCoding.document(record)
+            state.withLockedValue { $0.pending = PendingInsert(record: record, key: key, document: document) }
+            return
         }
         guard before != record else { return }
         try await takeSavepoint()
-        try await derived.write(key: key, kind: record.kind, before: before, after: record, on: reader.connection)
-        recordChange(StoreMutation(before: before, after: record), key: record.key)
+        try await write(record, key: key, before: before, document: try PostgresRowCoding.document(record))
     }
 
     func remove(_ key: RecordKey) async throws {
+        try await flushPending()
         if case .some(.none) = state.withLockedValue({ $0.known[key] }) { return }
         try await takeSavepoint()
         let text = PostgresRowCoding.key(key)
@@ -64,14 +97,49 @@ final class PostgresTransaction: StorageTransaction {
             state.withLockedValue { $0.known[key] = .some(nil) }
             return
         }
-        try await derived.write(key: text, kind: key.kind, before: before, after: nil, on: reader.connection)
+        try await derived.write(key: text, kind: key.kind, before: before, after: nil, afterDocument: nil, on: reader.connection)
         if case .attachment(let attachment) = before {
             // The bytes go with the row, in the same transaction.
             var blob = SQLStatement("DELETE FROM \(reader.layout.qualified(PostgresMigrator.blobsTable)) WHERE attachment_id = ")
             blob.bind(attachment.id.rawValue)
             try await reader.connection.run(blob, logger: reader.logger)
         }
-        recordChange(StoreMutation(before: before, after: nil), key: key)
+        let entry = PostgresRowCoding.changeLogEntry(before: try PostgresRowCoding.document(before), after: nil)
+        recordChange(StoreMutation(before: before, after: nil), key: key, entry: entry)
+    }
+
+    /// Sends a pending insert, before any other operation of the body (which may read what it wrote, or fail a
+    /// rule after it).
+    private func flushPending() async throws {
+        guard let pending = state.withLockedValue({ state -> PendingInsert? in
+            defer { state.pending = nil }
+            return state.pending
+        }) else { return }
+        try await takeSavepoint()
+        if try await derived.insertIfAbsent(pending.record, key: pending.key, document: pending.document, on: reader.connection) {
+            let entry = PostgresRowCoding.changeLogEntry(before: nil, after: pending.document)
+            recordChange(StoreMutation(before: nil, after: pending.record), key: pending.record.key, entry: entry)
+            return
+        }
+        try await replace(pending)
+    }
+
+    /// A pending insert met a row with its key: reads the row and replaces it.
+    private func replace(_ pending: PendingInsert) async throws {
+        let before = try await reader.record(pending.record.key)
+        guard before != pending.record else {
+            state.withLockedValue { $0.known[pending.record.key] = .some(before) }
+            return
+        }
+        try await write(pending.record, key: pending.key, before: before, document: pending.document)
+    }
+
+    /// Writes a row over `before` and records the change.
+    private func write(_ record: StoreRecord, key: String, before: StoreRecord?, document: String) async throws {
+        try await derived.write(
+            key: key, kind: record.kind, before: before, after: record, afterDocument: document, on: reader.connection)
+        let entry = PostgresRowCoding.changeLogEntry(before: try before.map(PostgresRowCoding.document), after: document)
+        recordChange(StoreMutation(before: before, after: record), key: record.key, entry: entry)
     }
 
     /// Takes the savepoint `body` before the first change, so a rule that fails after changes can undo them all.
@@ -81,9 +149,9 @@ final class PostgresTransaction: StorageTransaction {
         state.withLockedValue { $0.hasSavepoint = true }
     }
 
-    private func recordChange(_ mutation: StoreMutation, key: RecordKey) {
+    private func recordChange(_ mutation: StoreMutation, key: RecordKey, entry: String) {
         state.withLockedValue { state in
-            state.mutations.append(mutation)
+            state.changeLogEntries.append(entry)
             state.known[key] = .some(mutation.after)
         }
     }
@@ -98,6 +166,7 @@ final class PostgresTransaction: StorageTransaction {
     // MARK: - StorageReader
 
     func record(_ key: RecordKey) async throws -> StoreRecord? {
+        try await flushPending()
         if let known = state.withLockedValue({ $0.known[key] }) { return known }
         let found = try await reader.record(key)
         state.withLockedValue { $0.known[key] = .some(found) }
@@ -107,16 +176,19 @@ final class PostgresTransaction: StorageTransaction {
     func rows<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalTo value: Value
     ) async throws -> [Row] {
-        try await reader.rows(index, equalTo: value)
+        try await flushPending()
+        return try await reader.rows(index, equalTo: value)
     }
 
     func count<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalTo value: Value, where filter: RowFilter
     ) async throws -> Int {
-        try await reader.count(index, equalTo: value, where: filter)
+        try await flushPending()
+        return try await reader.count(index, equalTo: value, where: filter)
     }
 
     func records(_ keys: [RecordKey]) async throws -> [RecordKey: StoreRecord] {
+        try await flushPending()
         let found = try await reader.records(keys)
         remember(keys, found: found)
         return found
@@ -125,22 +197,26 @@ final class PostgresTransaction: StorageTransaction {
     func rows<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value]
     ) async throws -> [Row] {
-        try await reader.rows(index, equalToAnyOf: values)
+        try await flushPending()
+        return try await reader.rows(index, equalToAnyOf: values)
     }
 
     func rows<Row: Sendable, Value: Hashable & Sendable>(
         ofEach indices: [StorageIndex<Row, Value>], equalTo value: Value
     ) async throws -> [[Row]] {
-        try await reader.rows(ofEach: indices, equalTo: value)
+        try await flushPending()
+        return try await reader.rows(ofEach: indices, equalTo: value)
     }
 
     func counts<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value], where filter: RowFilter
     ) async throws -> [Value: Int] {
-        try await reader.counts(index, equalToAnyOf: values, where: filter)
+        try await flushPending()
+        return try await reader.counts(index, equalToAnyOf: values, where: filter)
     }
 
     func read(_ batch: StorageReadBatch) async throws -> StorageReadBatch.Answers {
+        try await flushPending()
         let answers = try await reader.read(batch)
         for (number, part) in batch.parts.enumerated() {
             if case .records(let keys) = part, let found = answers.records(ofPart: number) { remember(keys, found: found) }
@@ -152,22 +228,26 @@ final class PostgresTransaction: StorageTransaction {
         _ listing: StorageListing<Row, Partition>, _ partition: Partition, descending: Bool, from position: ListingPosition,
         limit: Int, where filter: RowFilter
     ) async throws -> [Row] {
-        try await reader.page(listing, partition, descending: descending, from: position, limit: limit, where: filter)
+        try await flushPending()
+        return try await reader.page(listing, partition, descending: descending, from: position, limit: limit, where: filter)
     }
 
     func count<Row: Sendable, Partition: Hashable & Sendable>(
         _ listing: StorageListing<Row, Partition>, _ partition: Partition, where filter: RowFilter
     ) async throws -> Int {
-        try await reader.count(listing, partition, where: filter)
+        try await flushPending()
+        return try await reader.count(listing, partition, where: filter)
     }
 
     func searchPosts(
         _ query: PostTextQuery, from position: ListingPosition, limit: Int, where filter: RowFilter
     ) async throws -> [PostRecord] {
-        try await reader.searchPosts(query, from: position, limit: limit, where: filter)
+        try await flushPending()
+        return try await reader.searchPosts(query, from: position, limit: limit, where: filter)
     }
 
     func countPosts(matching query: PostTextQuery, where filter: RowFilter) async throws -> Int {
-        try await reader.countPosts(matching: query, where: filter)
+        try await flushPending()
+        return try await reader.countPosts(matching: query, where: filter)
     }
 }

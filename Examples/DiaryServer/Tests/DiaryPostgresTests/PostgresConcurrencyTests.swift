@@ -2,6 +2,7 @@
 @_spi(Storage) import DiarySDK
 @_spi(Storage) import DiarySDKConformance
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 /// What a shared database adds to the contract: several pools (processes) on one schema, concurrent writes that
@@ -20,10 +21,12 @@ struct PostgresConcurrencyTests {
         await PostgresTestDatabase.release(a)
         await PostgresTestDatabase.release(b)
 
-        // The base tables, the change log's commit-time index, its append function, and a table per declaration.
-        #expect(versions.count == 3 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
+        // The base tables, the change log's commit-time index, its append function and its transaction ids, and a
+        // table per declaration.
+        #expect(versions.count == 4 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
         #expect(versions.contains("0002_change_log_committed_at"))
         #expect(versions.contains("0003_append_change"))
+        #expect(versions.contains("0004_change_log_xid"))
         #expect(Set(versions).count == versions.count)
         #expect(seen?.nickname == "user1")
     }
@@ -41,43 +44,44 @@ struct PostgresConcurrencyTests {
         #expect(received == [StoreMutation(before: nil, after: Rows.user(7))])
     }
 
-    @Test func aWriteHoldsTheChangeLogLockFromItsChangeLogRowUntilItCommits() async throws {
-        // What keeps change log sequence numbers in commit order: the lock is taken as the row is appended and held
-        // until COMMIT, and a write cannot append while another session holds it.
-        let storage = try await PostgresTestDatabase.connect()
+    @Test(.timeLimit(.minutes(1)))
+    func aChangeLogRowThatCommitsLateIsDeliveredOnceAndNoWriteWaitsForIt() async throws {
+        // Writes append change log rows without a lock, so a row numbered first can commit last. The feed reads
+        // below the oldest running transaction: it holds back while the early row's transaction runs (a feed
+        // reading past the last `seq` it saw would deliver the later row and skip the early one for good), then
+        // delivers both, each once, the earlier transaction's first.
+        let schema = PostgresTestDatabase.freshSchema()
+        let storage = try await PostgresTestDatabase.connect(schema: schema)
+        let watcher = try await PostgresTestDatabase.connect(schema: schema)
+        let changes = watcher.committedChanges()
+        let seen = NIOLockedValueBox<[[StoreMutation]]>([])
+        let collector = Task {
+            await collect(changes, within: .seconds(20)) { batches in
+                seen.withLockedValue { $0 = batches }
+                return batches.count >= 2
+            }
+        }
         let layout = storage.layout
-        let lock = PostgresMigrator.changeLogLockName(schema: layout.schema)
-        let held = """
-            SELECT count(*)::text FROM pg_locks WHERE locktype = 'advisory' \
-            AND objid::bigint = (hashtext('\(lock)')::bigint & 4294967295)
-            """
-        let log = layout.qualified(PostgresMigrator.changeLogTable)
         let logger = PostgresTestDatabase.logger
-        let during = try await storage.client.withConnection { connection in
+        let early = StoreMutation(before: nil, after: Rows.user(1))
+        let (sequences, whileOpen) = try await storage.client.withConnection { connection in
             try await connection.run("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
-            let append = try PostgresMigrator(layout: layout, logger: logger).appendChangeStatement([])
-            try await connection.run(append, logger: logger)
-            let during = try await RawSQL.strings(held)
+            try await connection.run(try PostgresMigrator(layout: layout, logger: logger).appendChangeStatement([early]), logger: logger)
+            // Another write commits meanwhile, its row numbered after the open one, and does not wait for it.
+            try await storage.write("test.put") { try await $0.put(Rows.user(2)) }
+            try await Task.sleep(for: .milliseconds(800))
+            let whileOpen = seen.withLockedValue { $0 }
+            let sequences = try await RawSQL.strings("SELECT seq::text FROM \(schema).change_log ORDER BY seq")
             try await connection.run("COMMIT", logger: logger)
-            return during
+            return (sequences, whileOpen)
         }
-        let after = try await RawSQL.strings(held)
-
-        let (whileHeld, afterRelease) = try await storage.client.withConnection { blocker in
-            try await blocker.run("SELECT pg_advisory_lock(hashtext(\(lock)))", logger: logger)
-            let write = Task { try await storage.write("test.put") { try await $0.put(Rows.user(1)) } }
-            try await Task.sleep(for: .milliseconds(500))
-            let whileHeld = try await RawSQL.strings("SELECT count(*)::text FROM \(log)")
-            try await blocker.run("SELECT pg_advisory_unlock(hashtext(\(lock)))", logger: logger)
-            try await write.value
-            return (whileHeld, try await RawSQL.strings("SELECT count(*)::text FROM \(log)"))
-        }
+        let delivered = await collector.value
         try await storage.dropSchema()
         await PostgresTestDatabase.release(storage)
-        #expect(during == ["1"])
-        #expect(after == ["0"])
-        #expect(whileHeld == ["1"], "a write committed while another session held the change log lock")
-        #expect(afterRelease == ["2"])
+        await PostgresTestDatabase.release(watcher)
+        #expect(sequences.count == 1, "only the committed write's row is visible while the other is open")
+        #expect(whileOpen.isEmpty, "the feed delivered past a transaction still running")
+        #expect(delivered == [[early], [StoreMutation(before: nil, after: Rows.user(2))]])
     }
 
     @Test func fiftyConcurrentIncrementsOfOneRowLoseNoUpdateAndAreLoggedInCommitOrder() async throws {
