@@ -3,9 +3,10 @@ import DiarySDKConformance
 import Foundation
 import Testing
 
-/// ``StoreRecord/decodePersisted(from:)``: the fast reading of a stored row that the PostgreSQL store uses for every
-/// row it reads. It must read what `JSONDecoder` reads, and it must not fall back to `JSONDecoder` on ordinary rows,
-/// or it would be no faster.
+/// ``StoreRecord/decodePersisted(from:)`` and ``StoreRecord/encodePersisted()``: the fast reading and writing of a
+/// stored row that the PostgreSQL store uses for every row it reads and writes. They must read what `JSONDecoder`
+/// reads and write what `JSONEncoder` writes, and must not fall back to them on ordinary rows, or they would be no
+/// faster.
 @Suite("Persisted row decoding")
 struct PersistedRowDecodingTests {
     @Test func everyKindOfRowIsReadByTheFastPathAsJSONDecoderReadsIt() throws {
@@ -18,6 +19,22 @@ struct PersistedRowDecodingTests {
             let fast = try WireJSON.fastDecode(StoreRecord.self, from: data)
             #expect(fast == record, "\(String(decoding: data, as: UTF8.self))")
             #expect(try StoreRecord.decodePersisted(from: data) == record)
+        }
+        #expect(kinds == Set(RecordKind.allCases))
+    }
+
+    @Test func everyKindOfRowIsWrittenByTheFastPathWithJSONEncodersBytes() throws {
+        // ``StoreRecord/encodePersisted()``, which the PostgreSQL store writes every row with: the same bytes as
+        // the persisted encoder, and without falling back to it on ordinary rows.
+        var random = RandomStoreRecords(seed: 45)
+        var kinds: Set<RecordKind> = []
+        for _ in 0..<3_000 {
+            let record = random.record()
+            kinds.insert(record.kind)
+            let expected = String(decoding: try JSONEncoder.persisted().encode(record), as: UTF8.self)
+            let fast = String(decoding: try WireJSON.fastEncode(record), as: UTF8.self)
+            #expect(fast == expected)
+            #expect(String(decoding: try record.encodePersisted(), as: UTF8.self) == expected)
         }
         #expect(kinds == Set(RecordKind.allCases))
     }

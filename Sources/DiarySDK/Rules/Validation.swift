@@ -41,7 +41,7 @@ public enum Validation {
     /// - Returns: The trimmed text.
     /// - Throws: `.invalidInput` with reason `.blank` or `.tooLong`.
     public static func text(_ text: String, field: String, maximum: Int, allowEmpty: Bool = false) throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespaceAndNewlines()
         if trimmed.isEmpty && !allowEmpty {
             throw DiaryError.invalid(field, .blank, "\(field) must not be blank")
         }
@@ -120,7 +120,7 @@ public enum Validation {
         var seen = Set<String>()
         var result: [String] = []
         for tag in tags {
-            var trimmed = tag.trimmingCharacters(in: .whitespacesAndNewlines)
+            var trimmed = tag.trimmingWhitespaceAndNewlines()
             while trimmed.hasPrefix("#") { trimmed.removeFirst() }
             guard !trimmed.isEmpty else { throw DiaryError.invalid("tags", .blank, "a tag must not be blank") }
             guard trimmed.count <= maximumTagLength else {

@@ -229,7 +229,9 @@ struct PostgresDerivedRows: Sendable {
     /// A post's `search_text`: ``PostTextQuery/searchableText(of:)``, which ``PostTextQuery/matches(_:)`` searches. A NUL
     /// (which PostgreSQL text cannot hold) is dropped; no folded query word contains one.
     static func searchText(of post: PostRecord) -> String {
-        PostTextQuery.searchableText(of: post).replacingOccurrences(of: "\u{0}", with: "")
+        let text = PostTextQuery.searchableText(of: post)
+        guard text.utf8.contains(0) else { return text }
+        return String(decoding: text.utf8.filter { $0 != 0 }, as: UTF8.self)
     }
 
     /// A post's `search_tags`: its tags, lowercased, once each.

@@ -8,7 +8,7 @@ import Foundation
 enum PostgresRowCoding {
     /// A row's `doc` column.
     static func document(_ record: StoreRecord) throws -> String {
-        String(decoding: try JSONEncoder.persisted().encode(record), as: UTF8.self)
+        String(decoding: try record.encodePersisted(), as: UTF8.self)
     }
 
     /// The row in a `doc` column.

@@ -69,7 +69,8 @@ struct Call: Sendable {
     /// The JSON body.
     func decode<Value: Decodable>(_: Value.Type = Value.self) throws -> Value {
         do {
-            return try JSONDecoder.diary().decode(Value.self, from: body)
+            // JSONDecoder's values and errors, through the SDK's faster reader.
+            return try WireJSON.decode(Value.self, from: body)
         } catch {
             throw DiaryError.invalid("body", .invalidFormat, "the request body is not a valid \(Value.self): \(Self.describe(error))")
         }

@@ -8,6 +8,15 @@ import NIOCore
 /// The REST API of docs/openapi.yaml: route registration and the per-request pipeline (world, faults,
 /// authentication, body limits, idempotency, errors).
 struct DiaryAPI: Sendable {
+    /// The token of an `Authorization: Bearer <token>` header (its scheme already checked): what follows the
+    /// scheme, without the optional whitespace (spaces and tabs, RFC 9110 §5.6.3) around it.
+    static func credentials(ofAuthorization header: String) -> String {
+        var value = header.dropFirst(7)
+        while let first = value.first, first == " " || first == "\t" { value.removeFirst() }
+        while let last = value.last, last == " " || last == "\t" { value.removeLast() }
+        return String(value)
+    }
+
     let registry: WorldRegistry
     let options: ServerOptions
     /// Where recorded worlds' exchanges go (`--contract-log`, test mode only).
@@ -123,7 +132,7 @@ struct DiaryAPI: Sendable {
                 guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
                     throw DiaryError(.unauthenticated, "this route needs an Authorization: Bearer access token")
                 }
-                let verified = try await world.tokens.verifyAccess(String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+                let verified = try await world.tokens.verifyAccess(Self.credentials(ofAuthorization: header))
                 userID = verified.userID
                 sessionID = verified.sid
             }

@@ -69,6 +69,21 @@ struct RequestLogMiddleware: RouterMiddleware {
     }
 
     /// The incoming id when it is sane, else a new random one (32 hexadecimal digits).
+    /// A new request id: a random UUID's 32 lowercase hex digits.
+    static func newRequestID() -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        let uuid = UUID().uuid
+        return withUnsafeBytes(of: uuid) { bytes in
+            var text = [UInt8]()
+            text.reserveCapacity(32)
+            for byte in bytes {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+            return String(decoding: text, as: UTF8.self)
+        }
+    }
+
     static func requestID(from header: String?) -> String {
         if let header, (1...128).contains(header.utf8.count),
             header.utf8.allSatisfy({ byte in
@@ -79,6 +94,6 @@ struct RequestLogMiddleware: RouterMiddleware {
         {
             return header
         }
-        return UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        return Self.newRequestID()
     }
 }

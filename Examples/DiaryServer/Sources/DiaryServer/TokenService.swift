@@ -42,6 +42,12 @@ final class TokenService: Sendable {
     private let refreshLifetime: TimeInterval
     private let refreshGracePeriod: TimeInterval
     private let sessions: any ServerSessionStore
+    /// Access tokens whose form and signature were checked, with their claims. Checking them (base64url, HMAC,
+    /// JSON) cost more than the rest of a small request, and a client sends one access token with every request
+    /// until it expires. The keys never change while the process runs, so a token verified once stays verified;
+    /// its expiry and its session are still checked at every request. Emptied when full.
+    private let verifiedAccess = Protected([String: Claims]())
+    static let verifiedAccessCapacity = 8_192
     private static let ended = DiaryError(.unauthenticated, "the session has ended; sign in again")
 
     /// A token service signing with the key set's first key and checking with the key its token names.
@@ -67,7 +73,17 @@ final class TokenService: Sendable {
     /// The user an access token speaks for.
     /// - Throws: `.unauthenticated` for a malformed, forged, expired or revoked token.
     func verifyAccess(_ token: String) async throws -> (userID: User.ID, sid: String) {
-        let claims = try verify(token, type: "access")
+        let claims: Claims
+        if let known = verifiedAccess.withLock({ $0[token] }) {
+            guard TimeInterval(known.exp) > Date().timeIntervalSince1970 else { throw Self.expiredAccess }
+            claims = known
+        } else {
+            claims = try verify(token, type: "access")
+            verifiedAccess.withLock { verified in
+                if verified.count >= Self.verifiedAccessCapacity { verified.removeAll(keepingCapacity: true) }
+                verified[token] = claims
+            }
+        }
         guard let session = try await sessions.session(claims.sid),
             session.userID.rawValue.uuidString.lowercased() == claims.sub
         else { throw Self.ended }

@@ -219,6 +219,22 @@ struct ServerSessionStoreTests {
         }
     }
 
+    @Test func anAccessTokenVerifiedBeforeStillExpiresAndAnAlteredOneIsStillRefused() async throws {
+        // TokenService remembers the access tokens it verified; that must not outlive their expiry, and a token
+        // differing in one character must be checked, and refused, on its own.
+        let options = try ServerOptions.parse(["--in-memory", "--access-token-lifetime", "2"], environment: [:])
+        let tokens = TokenService(key: Self.key, options: options)
+        let pair = try await tokens.issue(for: Self.user())
+        _ = try await tokens.verifyAccess(pair.accessToken)
+        var altered = pair.accessToken
+        let last = altered.removeLast()
+        altered.append(last == "A" ? "Q" : "A")
+        await #expect(throws: DiaryError.self) { try await tokens.verifyAccess(altered) }
+        _ = try await tokens.verifyAccess(pair.accessToken)
+        try await Task.sleep(for: .milliseconds(2_200))
+        await #expect(throws: TokenService.expiredAccess) { try await tokens.verifyAccess(pair.accessToken) }
+    }
+
     @Test(arguments: kinds)
     func expiringAccessTokensRefusesTheCurrentOneButNotItsSuccessor(_ kind: Kind) async throws {
         let directory = try Directory()
