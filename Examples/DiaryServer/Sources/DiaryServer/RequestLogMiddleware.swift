@@ -59,16 +59,16 @@ struct RequestLogMiddleware: RouterMiddleware {
     private static func metadata(_ request: Request, _ context: Context, _ status: Int, since start: UInt64)
         -> Logger.Metadata
     {
-        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        // Tenths of a millisecond, rounded, written without `String(format:)` (slow on Linux).
+        let tenths = (DispatchTime.now().uptimeNanoseconds - start + 50_000) / 100_000
         return [
             "method": .string(request.method.rawValue),
             "route": .string(route(of: context)),
             "status": .stringConvertible(status),
-            "duration_ms": .string(String(format: "%.1f", milliseconds)),
+            "duration_ms": .string("\(tenths / 10).\(tenths % 10)"),
         ]
     }
 
-    /// The incoming id when it is sane, else a new random one (32 hexadecimal digits).
     /// A new request id: a random UUID's 32 lowercase hex digits.
     static func newRequestID() -> String {
         let digits = Array("0123456789abcdef".utf8)
@@ -84,6 +84,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         }
     }
 
+    /// The incoming id when it is sane, else a new random one (32 hexadecimal digits).
     static func requestID(from header: String?) -> String {
         if let header, (1...128).contains(header.utf8.count),
             header.utf8.allSatisfy({ byte in

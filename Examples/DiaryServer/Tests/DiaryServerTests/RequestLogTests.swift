@@ -27,6 +27,8 @@ struct RequestLogTests {
         #expect(line.hasSuffix(" info diary.test: request method=GET route=/v1/diaries/{diaryID} status=200\n"))
         let time = try #require(line.split(separator: " ").first)
         #expect(time.hasSuffix("Z") && time.contains("T") && time.contains("."), "\(time)")
+        #expect(LineLogHandler.timestamp(Date(timeIntervalSince1970: 1_795_000_000.123_456)) == "2026-11-18T11:06:40.123Z")
+        #expect(LineLogHandler.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
     }
 
     @Test func aValueWithBlanksQuotesOrLineBreaksStaysOneReadableValue() throws {
@@ -83,6 +85,7 @@ struct RequestLogTests {
     @Test func aMissingRequestIDGetsANewOneEachTime() {
         let first = RequestLogMiddleware.requestID(from: nil)
         #expect(first.count == 32)
+        #expect(first.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }, "\(first)")
         #expect(first != RequestLogMiddleware.requestID(from: nil))
     }
 
