@@ -9,7 +9,11 @@
 # request is utime+stime from /proc/<pid>/stat around the phase, for the server and for the whole PostgreSQL
 # cluster; RSS (VmRSS, VmHWM) is read at the end.
 #
-#   Benchmarks/PostgresBaseline/bench.sh POSTS [ROUNDS] [SECONDS]     e.g. bench.sh 10000 3 10
+#   Benchmarks/PostgresBaseline/bench.sh POSTS[,POSTS...] [ROUNDS] [SECONDS]     e.g. bench.sh 10000 3 10
+#
+# Several post counts (bench.sh 10000,1000000 3 10) run side by side: a cluster and a set of servers per count, all
+# up at once, every phase of a round interleaved, so the p99 at one count is compared with the p99 at the other
+# within each round, under the same load on the machine (summary.py), not across runs minutes apart.
 #
 # Environment: REF_BIN, BARE_BIN (default: the release builds in this worktree), CACHE
 # (/tmp/diarysdk-bench-cache: the loaded PostgreSQL clusters and file stores are kept there, so a rerun does not
@@ -18,7 +22,9 @@
 # 512MB. Results: a TSV in $CACHE/results-POSTS-<time>.tsv and a Markdown summary on standard output.
 set -euo pipefail
 
-POSTS="${1:?usage: bench.sh POSTS [ROUNDS] [SECONDS]}"
+SIZES_ARG="${1:?usage: bench.sh POSTS[,POSTS...] [ROUNDS] [SECONDS]}"
+IFS=, read -r -a SIZES <<<"$SIZES_ARG"
+POSTS="${SIZES[0]}"
 ROUNDS="${2:-3}"
 SECONDS_PER_PHASE="${3:-10}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -29,7 +35,7 @@ CACHE="${CACHE:-/tmp/diarysdk-bench-cache}"
 PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
 USERS=100
 TEMPLATES=1000
-FILE_STORE="${FILE_STORE:-$([ "$POSTS" -le 100000 ] && echo 1 || echo 0)}"
+FILE_STORE_SETTING="${FILE_STORE:-}"
 
 die() { echo "bench.sh: $*" >&2; exit 1; }
 log() { echo "[$(date -u +%H:%M:%S)] $*" >&2; }
@@ -45,11 +51,14 @@ as_pg() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'; }
 
 PIDS=()
+declare -A CLUSTER_OF PGPORT_OF POSTMASTER_OF VIEWER_OF
 cleanup() {
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    if [ -n "${CLUSTER:-}" ] && [ -f "$CLUSTER/data/postmaster.pid" ]; then
-        as_pg "$PG_BIN/pg_ctl" --pgdata="$CLUSTER/data" --mode=fast --wait stop >/dev/null 2>&1 || true
-    fi
+    for cluster in "${CLUSTER_OF[@]}"; do
+        if [ -f "$cluster/data/postmaster.pid" ]; then
+            as_pg "$PG_BIN/pg_ctl" --pgdata="$cluster/data" --mode=fast --wait stop >/dev/null 2>&1 || true
+        fi
+    done
 }
 trap cleanup EXIT
 
@@ -75,98 +84,115 @@ stop_server() { kill "$1"; wait "$1" 2>/dev/null || true; }
 psql_bench() { as_pg "$PG_BIN/psql" --quiet --no-psqlrc --host="$CLUSTER/socket" --port="$PGPORT" --username=postgres --dbname=diary_bench --set=ON_ERROR_STOP=1 "$@"; }
 
 # --- The PostgreSQL cluster, loaded once per post count -------------------------------------------------------------
-CLUSTER="$CACHE/pg-$POSTS"
-PGPORT="$(free_port)"
-DB_URL="postgres://postgres@127.0.0.1:$PGPORT/diary_bench"
-REF_PG_ENV=(DIARY_DATABASE_URL="$DB_URL" DIARY_JWT_SECRET="$SECRET" DIARY_AUTH_RATE_LIMIT=0)
 REF_ARGS=("$REF_BIN" --port 0 --access-token-lifetime 7200)
+# Makes POSTS the post count the functions below work on (its cluster, port and database URL).
+use_size() {
+    POSTS="$1"
+    CLUSTER="$CACHE/pg-$POSTS"
+    [ -n "${PGPORT_OF[$POSTS]:-}" ] || PGPORT_OF[$POSTS]="$(free_port)"
+    CLUSTER_OF[$POSTS]="$CLUSTER"
+    PGPORT="${PGPORT_OF[$POSTS]}"
+    DB_URL="postgres://postgres@127.0.0.1:$PGPORT/diary_bench"
+    REF_PG_ENV=(DIARY_DATABASE_URL="$DB_URL" DIARY_JWT_SECRET="$SECRET" DIARY_AUTH_RATE_LIMIT=0)
+    FILE_DIR="$CACHE/file-$POSTS"
+    FILE_STORE="${FILE_STORE_SETTING:-$([ "$POSTS" -le 100000 ] && echo 1 || echo 0)}"
+}
 start_cluster() {
     as_pg "$PG_BIN/pg_ctl" --pgdata="$CLUSTER/data" --log="$CLUSTER/server.log" --wait --timeout=120 \
         -o "-c port=$PGPORT -c unix_socket_directories=$CLUSTER/socket" start >/dev/null
 }
-if [ ! -f "$CLUSTER/loaded" ]; then
-    log "loading $POSTS posts into a new cluster in $CLUSTER"
-    rm -rf "$CLUSTER"
-    mkdir -p "$CLUSTER/data" "$CLUSTER/socket"
-    [ "$(id -u)" -ne 0 ] || chown -R postgres: "$CLUSTER"
-    as_pg "$PG_BIN/initdb" --pgdata="$CLUSTER/data" --username=postgres --auth=reject --encoding=UTF8 \
-        --locale=C.UTF-8 --no-instructions >"$CLUSTER/initdb.log"
-    printf 'local all all trust\nhost all all 127.0.0.1/32 trust\n' | as_pg tee "$CLUSTER/data/pg_hba.conf" >/dev/null
-    printf "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\nmax_pred_locks_per_transaction = 256\nshared_buffers = 512MB\n" \
-        | as_pg tee -a "$CLUSTER/data/postgresql.conf" >/dev/null
-    start_cluster
-    as_pg "$PG_BIN/psql" --quiet --no-psqlrc --host="$CLUSTER/socket" --port="$PGPORT" --username=postgres --dbname=postgres \
-        -c "CREATE DATABASE diary_bench" -c "\\connect diary_bench" -c "CREATE EXTENSION pg_trgm" >/dev/null
-    start_server seed-pg "${REF_PG_ENV[@]}" "${REF_ARGS[@]}"
-    python3 "$HERE/seed.py" "$STARTED_URL" users "$USERS"
-    python3 "$HERE/seed.py" "$STARTED_URL" posts "$(( POSTS < TEMPLATES ? POSTS : TEMPLATES ))" "$USERS"
-    stop_server "$STARTED_PID"
-    if [ "$POSTS" -gt "$TEMPLATES" ]; then
-        log "cloning to $POSTS posts"
-        psql_bench -v total="$POSTS" -f "$HERE/clone.sql" >/dev/null
+# Starts (loading it first if needed) the cluster of the current post count, and loads its file store.
+prepare_size() {
+    if [ ! -f "$CLUSTER/loaded" ]; then
+        log "loading $POSTS posts into a new cluster in $CLUSTER"
+        rm -rf "$CLUSTER"
+        mkdir -p "$CLUSTER/data" "$CLUSTER/socket"
+        [ "$(id -u)" -ne 0 ] || chown -R postgres: "$CLUSTER"
+        as_pg "$PG_BIN/initdb" --pgdata="$CLUSTER/data" --username=postgres --auth=reject --encoding=UTF8 \
+            --locale=C.UTF-8 --no-instructions >"$CLUSTER/initdb.log"
+        printf 'local all all trust\nhost all all 127.0.0.1/32 trust\n' | as_pg tee "$CLUSTER/data/pg_hba.conf" >/dev/null
+        printf "listen_addresses = '127.0.0.1'\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 200\nmax_pred_locks_per_transaction = 256\nshared_buffers = 512MB\n" \
+            | as_pg tee -a "$CLUSTER/data/postgresql.conf" >/dev/null
+        start_cluster
+        as_pg "$PG_BIN/psql" --quiet --no-psqlrc --host="$CLUSTER/socket" --port="$PGPORT" --username=postgres --dbname=postgres \
+            -c "CREATE DATABASE diary_bench" -c "\\connect diary_bench" -c "CREATE EXTENSION pg_trgm" >/dev/null
+        start_server seed-pg "${REF_PG_ENV[@]}" "${REF_ARGS[@]}"
+        python3 "$HERE/seed.py" "$STARTED_URL" users "$USERS"
+        python3 "$HERE/seed.py" "$STARTED_URL" posts "$(( POSTS < TEMPLATES ? POSTS : TEMPLATES ))" "$USERS"
+        stop_server "$STARTED_PID"
+        if [ "$POSTS" -gt "$TEMPLATES" ]; then
+            log "cloning to $POSTS posts"
+            psql_bench -v total="$POSTS" -f "$HERE/clone.sql" >/dev/null
+        fi
+        psql_bench -c "VACUUM ANALYZE" >/dev/null
+        psql_bench -At -c "SELECT count(*) FROM public.row_post" | grep -qx "$POSTS" || die "the cluster does not hold $POSTS posts"
+        touch "$CLUSTER/loaded"
+        log "loaded"
+    else
+        start_cluster
     fi
-    psql_bench -c "VACUUM ANALYZE" >/dev/null
-    psql_bench -At -c "SELECT count(*) FROM public.row_post" | grep -qx "$POSTS" || die "the cluster does not hold $POSTS posts"
-    touch "$CLUSTER/loaded"
-    log "loaded"
-else
-    start_cluster
-fi
-POSTMASTER="$(head -1 "$CLUSTER/data/postmaster.pid")"
+    POSTMASTER_OF[$POSTS]="$(head -1 "$CLUSTER/data/postmaster.pid")"
 
-# --- The file store, loaded over HTTP -----------------------------------------------------------------------------------
-FILE_DIR="$CACHE/file-$POSTS"
-if [ "$FILE_STORE" = 1 ] && [ ! -f "$FILE_DIR.loaded" ]; then
-    log "loading $POSTS posts into the file store over HTTP"
-    rm -rf "$FILE_DIR"
-    start_server seed-file DIARY_JWT_SECRET="$SECRET" DIARY_AUTH_RATE_LIMIT=0 "${REF_ARGS[@]}" --data-dir "$FILE_DIR"
-    python3 "$HERE/seed.py" "$STARTED_URL" users "$USERS"
-    python3 "$HERE/seed.py" "$STARTED_URL" posts "$POSTS" "$USERS"
-    stop_server "$STARTED_PID"
-    touch "$FILE_DIR.loaded"
-fi
+    # --- The file store, loaded over HTTP -----------------------------------------------------------------------------------
+    if [ "$FILE_STORE" = 1 ] && [ ! -f "$FILE_DIR.loaded" ]; then
+        log "loading $POSTS posts into the file store over HTTP"
+        rm -rf "$FILE_DIR"
+        start_server seed-file DIARY_JWT_SECRET="$SECRET" DIARY_AUTH_RATE_LIMIT=0 "${REF_ARGS[@]}" --data-dir "$FILE_DIR"
+        python3 "$HERE/seed.py" "$STARTED_URL" users "$USERS"
+        python3 "$HERE/seed.py" "$STARTED_URL" posts "$POSTS" "$USERS"
+        stop_server "$STARTED_PID"
+        touch "$FILE_DIR.loaded"
+    fi
+}
 
-# --- The servers --------------------------------------------------------------------------------------------------------
-declare -A URL PID TOKEN AUTHOR
-start_server pg "${REF_PG_ENV[@]}" "${REF_ARGS[@]}"
-URL[pg]="$STARTED_URL"; PID[pg]="$STARTED_PID"
-start_server bare DIARY_DATABASE_URL="$DB_URL" DIARY_JWT_SECRET="$SECRET" "$BARE_BIN" --port 0
-URL[bare]="$STARTED_URL"; PID[bare]="$STARTED_PID"
-TOKEN[pg]="$(python3 "$HERE/seed.py" "${URL[pg]}" token)"
-TOKEN[bare]="${TOKEN[pg]}"
-AUTHOR[pg]="$(python3 "$HERE/seed.py" "${URL[pg]}" id 1)"
-AUTHOR[bare]="${AUTHOR[pg]}"
-VIEWER="$(python3 "$HERE/seed.py" "${URL[pg]}" id 0)"
-SERVERS=(pg bare)
-if [ "$FILE_STORE" = 1 ]; then
-    start_server file DIARY_JWT_SECRET="$SECRET" "${REF_ARGS[@]}" --data-dir "$FILE_DIR"
-    URL[file]="$STARTED_URL"; PID[file]="$STARTED_PID"
-    TOKEN[file]="$(python3 "$HERE/seed.py" "${URL[file]}" token)"
-    AUTHOR[file]="$(python3 "$HERE/seed.py" "${URL[file]}" id 1)"
-    SERVERS+=(file)
-fi
-
-# The same JSON: the first page of each read route, from the reference server and the bare one.
-for path in "/v1/feed?size=20" "/v1/posts/search?text=lighthouse&size=20" "/v1/users/${AUTHOR[pg]}/posts?size=20"; do
-    for server in pg bare; do
-        curl -sf -H "Authorization: Bearer ${TOKEN[$server]}" "${URL[$server]}$path" \
-            | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin), sort_keys=True))' >"$CACHE/answer-$server.json"
-    done
-    cmp -s "$CACHE/answer-pg.json" "$CACHE/answer-bare.json" || die "the bare server's answer to $path differs (see $CACHE/answer-*.json)"
-done
+# --- The servers, per post count ---------------------------------------------------------------------------------------
+declare -A URL PID TOKEN AUTHOR KIND SIZE
+SERVERS=()
 BODY='{"title":"A benchmark post","body":"Written by wrk to measure creating a post: a few sentences of text, about as long as a short diary entry that someone shares with everyone.","tags":["bench","diary"],"images":[],"isAnonymous":false}'
-for server in pg bare; do
-    curl -sf -X POST -H "Authorization: Bearer ${TOKEN[$server]}" -H "Content-Type: application/json" -d "$BODY" \
-        "${URL[$server]}/v1/posts" | python3 -c 'import json,sys; p=json.load(sys.stdin); [p.pop(k) for k in ("id","createdAt","updatedAt")]; print(json.dumps(p, sort_keys=True))' \
-        >"$CACHE/answer-$server.json" || die "$server: POST /v1/posts failed"
+for size in "${SIZES[@]}"; do
+    use_size "$size"
+    prepare_size
+    start_server pg "${REF_PG_ENV[@]}" "${REF_ARGS[@]}"
+    URL[pg:$size]="$STARTED_URL"; PID[pg:$size]="$STARTED_PID"
+    start_server bare DIARY_DATABASE_URL="$DB_URL" DIARY_JWT_SECRET="$SECRET" "$BARE_BIN" --port 0
+    URL[bare:$size]="$STARTED_URL"; PID[bare:$size]="$STARTED_PID"
+    TOKEN[pg:$size]="$(python3 "$HERE/seed.py" "${URL[pg:$size]}" token)"
+    TOKEN[bare:$size]="${TOKEN[pg:$size]}"
+    AUTHOR[pg:$size]="$(python3 "$HERE/seed.py" "${URL[pg:$size]}" id 1)"
+    AUTHOR[bare:$size]="${AUTHOR[pg:$size]}"
+    VIEWER_OF[$size]="$(python3 "$HERE/seed.py" "${URL[pg:$size]}" id 0)"
+    SERVERS+=("pg:$size" "bare:$size")
+    if [ "$FILE_STORE" = 1 ]; then
+        start_server file DIARY_JWT_SECRET="$SECRET" "${REF_ARGS[@]}" --data-dir "$FILE_DIR"
+        URL[file:$size]="$STARTED_URL"; PID[file:$size]="$STARTED_PID"
+        TOKEN[file:$size]="$(python3 "$HERE/seed.py" "${URL[file:$size]}" token)"
+        AUTHOR[file:$size]="$(python3 "$HERE/seed.py" "${URL[file:$size]}" id 1)"
+        SERVERS+=("file:$size")
+    fi
+
+    # The same JSON: the first page of each read route, from the reference server and the bare one.
+    for path in "/v1/feed?size=20" "/v1/posts/search?text=lighthouse&size=20" "/v1/users/${AUTHOR[pg:$size]}/posts?size=20"; do
+        for server in pg bare; do
+            curl -sf -H "Authorization: Bearer ${TOKEN[$server:$size]}" "${URL[$server:$size]}$path" \
+                | python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin), sort_keys=True))' >"$CACHE/answer-$server.json"
+        done
+        cmp -s "$CACHE/answer-pg.json" "$CACHE/answer-bare.json" || die "the bare server's answer to $path differs (see $CACHE/answer-*.json)"
+    done
+    for server in pg bare; do
+        curl -sf -X POST -H "Authorization: Bearer ${TOKEN[$server:$size]}" -H "Content-Type: application/json" -d "$BODY" \
+            "${URL[$server:$size]}/v1/posts" | python3 -c 'import json,sys; p=json.load(sys.stdin); [p.pop(k) for k in ("id","createdAt","updatedAt")]; print(json.dumps(p, sort_keys=True))' \
+            >"$CACHE/answer-$server.json" || die "$server: POST /v1/posts failed"
+    done
+    cmp -s "$CACHE/answer-pg.json" "$CACHE/answer-bare.json" || die "the bare server's answer to POST /v1/posts differs (see $CACHE/answer-*.json)"
+    log "$size posts: the bare server answers the same JSON on the four routes (a created post: but for its id and dates)"
 done
-cmp -s "$CACHE/answer-pg.json" "$CACHE/answer-bare.json" || die "the bare server's answer to POST /v1/posts differs (see $CACHE/answer-*.json)"
-log "the bare server answers the same JSON on the four routes (a created post: but for its id and dates)"
+for server in "${SERVERS[@]}"; do KIND[$server]="${server%%:*}"; SIZE[$server]="${server#*:}"; done
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 cluster_ticks() {
     local total=0 pid
-    for pid in "$POSTMASTER" $(pgrep -P "$POSTMASTER"); do
+    local postmaster="${POSTMASTER_OF[$POSTS]}"
+    for pid in "$postmaster" $(pgrep -P "$postmaster"); do
         [ -r "/proc/$pid/stat" ] && total=$(( total + $(cpu_ticks "$pid" 2>/dev/null || echo 0) ))
     done
     echo "$total"
@@ -188,25 +214,26 @@ path_of() {
 }
 delete_created() {
     psql_bench >/dev/null <<EOF
-CREATE TEMP TABLE created AS SELECT key FROM public.ls_posts_by_author_created_at WHERE partition = '$VIEWER';
+CREATE TEMP TABLE created AS SELECT key FROM public.ls_posts_by_author_created_at WHERE partition = '${VIEWER_OF[$POSTS]}';
 SELECT format('DELETE FROM public.%I WHERE key IN (SELECT key FROM created)', tablename) FROM pg_tables
 WHERE schemaname = 'public' AND (tablename LIKE 'ls\_%' OR tablename LIKE 'ix\_%' OR tablename = 'row_post') \gexec
 EOF
 }
 
-RESULTS="$CACHE/results-$POSTS-$(date -u +%Y%m%dT%H%M%S).tsv"
+RESULTS="$CACHE/results-$(IFS=+; echo "${SIZES[*]}")-$(date -u +%Y%m%dT%H%M%S).tsv"
 printf 'posts\tround\troute\tserver\trps\tp50\tp99\trequests\terrors\tserver_cpu_us\tpg_cpu_us\n' >"$RESULTS"
 phase() {  # route server seconds record(round or -)
     local route="$1" server="$2" seconds="$3" round="$4" out="$CACHE/wrk.out"
     local lua=() cpu0 pg0 cpu1 pg1
+    use_size "${SIZE[$server]}"
     [ "$route" = create ] && lua=(-s "$POST_LUA")
     cpu0="$(cpu_ticks "${PID[$server]}")"; pg0="$(cluster_ticks)"
     wrk -t1 -c50 -d"${seconds}s" --timeout 10s --latency "${lua[@]}" -H "Authorization: Bearer ${TOKEN[$server]}" \
         "${URL[$server]}$(path_of "$route" "$server")" >"$out"
     cpu1="$(cpu_ticks "${PID[$server]}")"; pg1="$(cluster_ticks)"
-    [ "$route" = create ] && [ "$server" != file ] && delete_created
+    [ "$route" = create ] && [ "${KIND[$server]}" != file ] && delete_created
     [ "$round" = - ] && return
-    python3 - "$out" "$POSTS" "$round" "$route" "$server" "$(( cpu1 - cpu0 ))" "$(( pg1 - pg0 ))" "$TICKS" >>"$RESULTS" <<'EOF'
+    python3 - "$out" "$POSTS" "$round" "$route" "${KIND[$server]}" "$(( cpu1 - cpu0 ))" "$(( pg1 - pg0 ))" "$TICKS" >>"$RESULTS" <<'EOF'
 import re, sys
 text = open(sys.argv[1]).read()
 posts, rnd, route, server, cpu, pg, ticks = sys.argv[2:9]
@@ -225,7 +252,7 @@ EOF
     tail -1 "$RESULTS" >&2
 }
 
-delete_created
+for size in "${SIZES[@]}"; do use_size "$size"; delete_created; done
 log "warming up: 2 s per route and server"
 for route in feed search author create; do
     for server in "${SERVERS[@]}"; do phase "$route" "$server" 2 -; done
@@ -241,7 +268,7 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 log "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 for server in "${SERVERS[@]}"; do
-    printf '%s\t%s\t%s\n' "$server" "$(grep VmRSS "/proc/${PID[$server]}/status" | awk '{print $2}')" \
+    printf '%s\t%s\t%s\t%s\n' "${KIND[$server]}" "${SIZE[$server]}" "$(grep VmRSS "/proc/${PID[$server]}/status" | awk '{print $2}')" \
         "$(grep VmHWM "/proc/${PID[$server]}/status" | awk '{print $2}')"
 done >"$RESULTS.rss"
 python3 "$HERE/summary.py" "$RESULTS"

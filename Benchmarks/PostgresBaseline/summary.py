@@ -2,8 +2,9 @@
 """Summarises bench.sh results as Markdown: summary.py RESULTS.tsv [MORE.tsv ...].
 
 Per post count, route and server: the median over the rounds and the min-max; the reference server's requests per
-second over the bare server's, taken within each round; and, given runs at two post counts, each server's p99 at
-the larger count over its p99 at the smaller one.
+second over the bare server's, taken within each round; and, given two post counts, each server's p99 at the larger
+count over its p99 at the smaller one: within each round when one run interleaved both counts (bench.sh
+10000,1000000), else the ratio of the two runs' medians.
 """
 import csv
 import os
@@ -12,14 +13,20 @@ import sys
 
 rows = []
 rss = {}
-for path in sys.argv[1:]:
+for number, path in enumerate(sys.argv[1:]):
     with open(path) as file:
-        rows += list(csv.DictReader(file, delimiter="\t"))
+        read = list(csv.DictReader(file, delimiter="\t"))
+    for row in read:
+        row["run"] = number
+    rows += read
     if os.path.exists(path + ".rss"):
-        posts = rows[-1]["posts"] if rows else "?"
         for line in open(path + ".rss"):
-            server, current, peak = line.split()
-            rss[(posts, server)] = (int(current), int(peak))
+            fields = line.split()
+            if len(fields) == 4:  # server, posts, current, peak
+                rss[(fields[1], fields[0])] = (int(fields[2]), int(fields[3]))
+            else:  # a run of one post count: server, current, peak
+                posts = read[-1]["posts"] if read else "?"
+                rss[(posts, fields[0])] = (int(fields[1]), int(fields[2]))
 
 
 def spread(values, fmt="{:,.0f}"):
@@ -64,10 +71,23 @@ for posts in post_counts:
 
 if len(post_counts) >= 2:
     small, large = post_counts[0], post_counts[-1]
-    print(f"\n| Route | Server | p99 at {int(large):,} ÷ p99 at {int(small):,} (goal ≤ 1.2) |")
+    together = {r["run"] for r in rows if r["posts"] == small} & {r["run"] for r in rows if r["posts"] == large}
+    how = "per round, median (min–max)" if together else "median over median, two runs"
+    print(f"\n| Route | Server | p99 at {int(large):,} ÷ p99 at {int(small):,}, {how} (goal ≤ 1.2) |")
     print("|---|---|---:|")
     for route in ("feed", "search", "author", "create"):
         for server in ("pg", "bare"):
+            if together:
+                ratios = []
+                for run in sorted(together):
+                    for rnd in sorted({r["round"] for r in rows if r["run"] == run}):
+                        p99 = {r["posts"]: float(r["p99"]) for r in rows
+                               if (r["run"], r["round"], r["route"], r["server"]) == (run, rnd, route, server)}
+                        if small in p99 and large in p99:
+                            ratios.append(p99[large] / p99[small])
+                if ratios:
+                    print(f"| {route} | {NAMES[server]} | {spread(ratios, '{:.2f}')}× |")
+                continue
             a, b = pick(small, route, server, "p99"), pick(large, route, server, "p99")
             if a and b:
                 print(f"| {route} | {NAMES[server]} | {statistics.median(b) / statistics.median(a):.2f}× |")

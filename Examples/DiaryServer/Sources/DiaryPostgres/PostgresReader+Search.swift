@@ -42,14 +42,15 @@ extension PostgresReader {
             statement.append("::text[]")
         }
         filter.appendSQL(to: &statement, alias: "l")
-        // One `LIKE` per word: prepared for the few words most searches have, so the number of prepared texts stays
-        // bounded whatever a client sends (PreparedSQL).
-        statement.isPrepared = Set(query.words).count <= Self.preparedWordLimit
+        // Planned for its words every time, never prepared: the best plan depends on how common the words are (a
+        // common word: walk the feed in order and stop at the page's end, ~1 ms at 10,000 posts; a rare one: the
+        // trigram index), which a generic plan cannot know. Prepared, PostgreSQL switched some connections to the
+        // generic plan (the trigram index for any word, 12–14 ms for a word in 10 % of the posts) once statistics
+        // moved, and search fell from 0.8× the bare handler to 0.33× (docs/PERFORMANCE.md). Unprepared, the
+        // statement texts are not kept either, so a search of many words bounds nothing.
+        statement.isPrepared = false
         return statement
     }
-
-    /// The most words a search may have and still run as a prepared statement.
-    static let preparedWordLimit = 4
 
     /// A word as a `LIKE` pattern that matches it literally: `\`, `%` and `_` escaped with `\` (the default escape).
     static func escapedForLike(_ word: String) -> String {

@@ -11,8 +11,8 @@ import PostgresNIO
 struct SQLStatement: Sendable {
     private(set) var sql: String
     private(set) var bindings = PostgresBindings()
-    /// Whether it runs as a named prepared statement (``PreparedSQL``); `false` for a text that varies with the
-    /// input beyond its shape.
+    /// Whether it runs as a named prepared statement (``PreparedSQL``); `false` for a statement whose best plan
+    /// depends on its values (a search).
     var isPrepared = true
 
     /// A statement starting with `sql`.
@@ -153,8 +153,9 @@ extension PostgresClient {
 /// sticks to a connection. Errors only execution meets (a serialisation failure, bad data, a violated constraint) keep
 /// the name: retiring it on each would leave a prepared statement behind on every connection each time.
 ///
-/// A statement whose text depends on the input beyond its shape (a search with one `LIKE` per word) is not prepared
-/// (``SQLStatement/isPrepared``), so the number of names stays bounded by the shapes of the store's statements.
+/// A statement whose best plan depends on its values (a search: how common its words are) is not prepared
+/// (``SQLStatement/isPrepared``), so PostgreSQL plans it for its values every time; that also keeps the number of
+/// names bounded by the shapes of the store's statements, since a search's text has one `LIKE` per word.
 enum PreparedSQL {
     /// The statement being started on this task.
     @TaskLocal static var current: (name: String, sql: String) = ("", "")

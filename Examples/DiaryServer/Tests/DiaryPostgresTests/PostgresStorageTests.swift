@@ -54,6 +54,33 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test func aSearchIsPlannedForItsWordsEachTimeWhileAPageIsPrepared() async throws {
+        // The best plan for a search depends on how common its words are, which a prepared statement's generic plan
+        // cannot know (PostgresReader+Search.swift): searches run unprepared, other reads prepared. On one
+        // connection, PostgreSQL's own list of the session's prepared statements shows which is which.
+        try await PostgresTestDatabase.withStorage(maximumConnections: 1) { storage in
+            try await storage.write("test.seed") { try await $0.put(.post(Rows.post(1, title: "lighthouse keeper"))) }
+            for _ in 0..<7 {
+                let found = try await storage.read("test.search") { reader in
+                    (try await reader.searchPosts(PostTextQuery(words: ["lighthouse"], tags: []), from: .start, limit: 20, where: .none).count,
+                     try await reader.page(StorageSchema.feed, Everything(), descending: true, from: .start, limit: 20, where: .none).count)
+                }
+                #expect(found == (1, 1))
+            }
+            let prepared = try await storage.client.withConnection { connection in
+                var texts: [String] = []
+                for try await text in try await connection.query(
+                    "SELECT statement FROM pg_prepared_statements", logger: PostgresTestDatabase.logger
+                ).decode(String.self) {
+                    texts.append(text)
+                }
+                return texts
+            }
+            #expect(prepared.contains { $0.contains("ls_posts_created_at") && !$0.contains("search_text") }, "\(prepared)")
+            #expect(!prepared.contains { $0.contains("search_text LIKE") }, "\(prepared)")
+        }
+    }
+
     @Test func rowFiltersInSQLAdmitExactlyWhatRowFilterAdmits() async throws {
         // Posts by four authors, named and anonymous; likes of post 1 by the same four.
         let posts = (1...16).map { Rows.post($0, author: 1 + $0 % 4, anonymous: $0 % 3 == 0) }
