@@ -5,7 +5,9 @@
 #   bare  BareDiaryServer (this package, release): the same tables through postgres-nio, tuned SQL, same JSON
 #   file  the reference server on the file store (no DIARY_DATABASE_URL), for the record
 # Each round runs every route on every server (the servers' order rotating from round to round); after each create
-# phase the posts it made are deleted again (PostgreSQL), so every round reads the same data. Server CPU per
+# phase the posts it made are deleted again and the tables vacuumed (PostgreSQL), so every round reads the same data
+# without the dead rows of thousands of deletes at the newest end of every listing, which autovacuum leaves for
+# long at 1,000,000 posts (its threshold is a fifth of the table). Server CPU per
 # request is utime+stime from /proc/<pid>/stat around the phase, for the server and for the whole PostgreSQL
 # cluster; RSS (VmRSS, VmHWM) is read at the end.
 #
@@ -216,6 +218,8 @@ delete_created() {
     psql_bench >/dev/null <<EOF
 CREATE TEMP TABLE created AS SELECT key FROM public.ls_posts_by_author_created_at WHERE partition = '${VIEWER_OF[$POSTS]}';
 SELECT format('DELETE FROM public.%I WHERE key IN (SELECT key FROM created)', tablename) FROM pg_tables
+WHERE schemaname = 'public' AND (tablename LIKE 'ls\_%' OR tablename LIKE 'ix\_%' OR tablename = 'row_post') \gexec
+SELECT format('VACUUM public.%I', tablename) FROM pg_tables
 WHERE schemaname = 'public' AND (tablename LIKE 'ls\_%' OR tablename LIKE 'ix\_%' OR tablename = 'row_post') \gexec
 EOF
 }

@@ -22,7 +22,7 @@ extension PostgresDiaryStorage {
     func attemptWrite<Result: Sendable>(
         _ body: @Sendable (any StorageTransaction) async throws -> Result, on connection: PostgresConnection
     ) async throws -> (Result, Bool) {
-        try await connection.run("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+        try await connection.run(.beginSerializable, logger: logger)
         do {
             // The transaction takes the savepoint `body` before its first change (a body that throws before
             // changing anything has nothing to undo).
@@ -33,7 +33,7 @@ extension PostgresDiaryStorage {
             } catch where !DiaryError.isPostgresFailure(error) && !(error is CancellationError) {
                 // Undo the body's changes, but commit its reads, so that PostgreSQL checks the state that made it
                 // throw was a serialisable one; if not, the commit fails with 40001 and the body runs again.
-                if transaction.hasSavepoint { try await connection.run("ROLLBACK TO SAVEPOINT body", logger: logger) }
+                if transaction.hasSavepoint { try await connection.run(.rollbackToSavepoint, logger: logger) }
                 try await commit(connection)
                 throw RuleFailure(error: error)
             }
@@ -61,7 +61,7 @@ extension PostgresDiaryStorage {
     /// - Throws: ``CommitFailure`` when PostgreSQL refuses (a serialisation failure found at commit).
     func commit(_ connection: PostgresConnection) async throws {
         do {
-            try await connection.run("COMMIT", logger: logger)
+            try await connection.run(.commit, logger: logger)
         } catch {
             throw CommitFailure(error: error)
         }
@@ -71,7 +71,7 @@ extension PostgresDiaryStorage {
     /// connection inside a transaction.
     func rollBack(_ connection: PostgresConnection) async {
         do {
-            try await connection.run("ROLLBACK", logger: logger)
+            try await connection.run(.rollback, logger: logger)
         } catch {
             try? await connection.close()
         }

@@ -147,10 +147,10 @@ public final class PostgresDiaryStorage: DiaryStorage {
         defer { metrics.record(.read, since: start) }
         do {
             return try await metrics.withConnection(client) { connection in
-                try await connection.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+                try await connection.run(.beginReadOnly, logger: logger)
                 do {
                     let result = try await body(PostgresReader(connection: connection, layout: layout, logger: logger))
-                    try await connection.run("COMMIT", logger: logger)
+                    try await connection.run(.commit, logger: logger)
                     return result
                 } catch {
                     await rollBack(connection)

@@ -145,7 +145,7 @@ final class PostgresTransaction: StorageTransaction {
     /// Takes the savepoint `body` before the first change, so a rule that fails after changes can undo them all.
     private func takeSavepoint() async throws {
         guard !hasSavepoint else { return }
-        try await reader.connection.run("SAVEPOINT body", logger: reader.logger)
+        try await reader.connection.run(.savepoint, logger: reader.logger)
         state.withLockedValue { $0.hasSavepoint = true }
     }
 
