@@ -21,7 +21,7 @@
 # (/tmp/diarysdk-bench-cache: the loaded PostgreSQL clusters and file stores are kept there, so a rerun does not
 # load again), FILE_STORE=0 to leave the file store out (default: on up to 100,000 posts, which it loads over HTTP).
 # PostgreSQL 15 runs with fsync, synchronous_commit and full_page_writes off (as scripts/postgres.sh), shared_buffers
-# 512MB. Results: a TSV in $CACHE/results-POSTS-<time>.tsv and a Markdown summary on standard output.
+# 512MB. Results: a TSV in $CACHE/results-<POSTS joined by +>-<time>.tsv and a Markdown summary on standard output.
 set -euo pipefail
 
 SIZES_ARG="${1:?usage: bench.sh POSTS[,POSTS...] [ROUNDS] [SECONDS]}"

@@ -14,7 +14,8 @@ import Foundation
 /// - A read sees one committed state, and never waits for a write's disk flush or for another read.
 /// - Writes are serialised: a write's body sees every write committed before it, and its own changes.
 /// - A write is atomic and durable when ``write(_:_:)`` returns; if the body throws, nothing it did is kept.
-/// - ``committedChanges()`` delivers each committed write's mutations, in commit order.
+/// - ``committedChanges()`` delivers each committed write's mutations, once, in an order consistent with commits:
+///   a write that read or wrote what another wrote arrives after it (the local stores deliver in commit order).
 ///
 /// The contract is fenced behind `@_spi(Storage)`: apps never see it. Import it with
 /// `@_spi(Storage) import DiarySDK`.
@@ -43,7 +44,8 @@ public protocol DiaryStorage: Sendable {
     /// - Throws: ``DiaryError/Code/notFound`` when there are none.
     func blob(for id: Attachment.ID) async throws -> Data
 
-    /// Every committed transaction's mutations, from now on, in commit order.
+    /// Every committed transaction's mutations, from now on, once each: a write that read or wrote what another
+    /// wrote after it; independent writes in any order (the local stores: commit order).
     func committedChanges() -> AsyncStream<[StoreMutation]>
 }
 

@@ -45,8 +45,20 @@ final class PostgresChangeFeed: Sendable {
         }
     }
 
+    /// What a snapshot of the cluster's transactions says: every transaction below `horizon` has ended, none from
+    /// `xmax` on had started, and `text` (a `pg_snapshot`) tells, between the two, which had committed.
+    struct Snapshot: Sendable {
+        var horizon: UInt64
+        var xmax: UInt64
+        var text: String
+    }
+
     private struct State {
         var position: Position
+        /// Transactions that had committed while no one was subscribed (the last snapshot taken then): their rows
+        /// are past, although a transaction still running then holds the position below them. Dropped once the
+        /// position passes the snapshot's `xmax`.
+        var past: Snapshot?
         /// Whether a catch-up is running, and whether another was asked for meanwhile.
         var isRunning = false
         var isPending = false
@@ -62,22 +74,28 @@ final class PostgresChangeFeed: Sendable {
     private let table: String
     private let logger: Logger
 
-    /// A feed that delivers the changes of transactions that had not ended at `position`.
-    init(client: PostgresClient, table: String, after position: Position, logger: Logger) {
+    /// A feed that delivers the changes of transactions that had not committed at `snapshot`.
+    init(client: PostgresClient, table: String, from snapshot: Snapshot, logger: Logger) {
         self.client = client
         self.table = table
         self.logger = logger
-        state = NIOLockedValueBox(State(position: position))
+        var state = State(position: Position(horizon: snapshot.horizon))
+        state.past = snapshot
+        self.state = NIOLockedValueBox(state)
     }
 
-    /// Where a feed starting now begins: before every transaction still running (or not begun).
-    static func start(client: PostgresClient, logger: Logger) async throws -> Position {
-        let rows = try await client.query("SELECT pg_snapshot_xmin(pg_current_snapshot())::text", logger: logger)
-        for try await horizon in rows.decode(String.self) {
-            guard let value = UInt64(horizon) else { break }
-            return Position(horizon: value)
+    /// The cluster's transactions now.
+    static func snapshot(client: PostgresClient, logger: Logger) async throws -> Snapshot {
+        let rows = try await client.query(
+            """
+            SELECT pg_snapshot_xmin(s)::text, pg_snapshot_xmax(s)::text, s::text \
+            FROM (SELECT pg_current_snapshot() AS s) now
+            """, logger: logger)
+        for try await (horizon, xmax, text) in rows.decode((String, String, String).self) {
+            guard let horizon = UInt64(horizon), let xmax = UInt64(xmax) else { break }
+            return Snapshot(horizon: horizon, xmax: xmax, text: text)
         }
-        throw DiaryError(.server, "PostgreSQL gave no snapshot horizon")
+        throw DiaryError(.server, "PostgreSQL gave no snapshot")
     }
 
     /// The position a feed has delivered up to.
@@ -141,29 +159,40 @@ final class PostgresChangeFeed: Sendable {
     }
 
     /// Publishes the next batch of logged changes; returns how many rows it read. Without subscribers it reads
-    /// none, and only moves the position past every transaction that has ended.
+    /// none: it moves the position past every transaction that has ended and remembers which had committed, so a
+    /// subscriber that comes later gets only what commits after (give or take a poll), even while a transaction
+    /// left open holds the position back.
     private func publishBatch() async throws -> Int {
         guard !state.withLockedValue(\.isStopped) else { return 0 }
-        let last = state.withLockedValue { $0.position }
         if !hub.hasSubscribers {
-            // The horizon first, then the check: a subscriber that comes meanwhile gets what committed after it.
-            let horizon = try await Self.start(client: client, logger: logger)
+            // The snapshot first, then the check: a subscriber that comes meanwhile gets what committed after it.
+            let now = try await Self.snapshot(client: client, logger: logger)
             if !hub.hasSubscribers {
-                state.withLockedValue { $0.position = max($0.position, horizon) }
+                state.withLockedValue { state in
+                    state.position = max(state.position, Position(horizon: now.horizon))
+                    state.past = now
+                }
                 return 0
             }
         }
+        let (last, past) = state.withLockedValue { ($0.position, $0.past) }
         // One statement, one snapshot: the horizon and the rows below it.
         var statement = SQLStatement(
             """
             SELECT h.horizon::text, c.xid::text, c.seq, c.mutations::text \
             FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h LEFT JOIN LATERAL (\
-            SELECT xid, seq, mutations FROM \(table) WHERE (xid, seq) > (
+            SELECT xid, seq, mutations FROM \(table) WHERE xid IS NOT NULL AND (xid, seq) > (
             """)
         statement.bind(String(last.transaction))
         statement.append("::xid8, ")
         statement.bind(last.sequence)
-        statement.append(") AND xid < h.horizon ORDER BY xid, seq LIMIT ")
+        statement.append(") AND xid < h.horizon")
+        if let past {
+            statement.append(" AND NOT pg_visible_in_snapshot(xid, ")
+            statement.bind(past.text)
+            statement.append("::pg_snapshot)")
+        }
+        statement.append(" ORDER BY xid, seq LIMIT ")
         statement.bind(Int64(Self.batchSize))
         statement.append(") c ON true")
         var count = 0
@@ -184,7 +213,10 @@ final class PostgresChangeFeed: Sendable {
         }
         if count < Self.batchSize, let horizon {
             // Every row below the horizon has been read: move past them all.
-            state.withLockedValue { $0.position = max($0.position, Position(horizon: horizon)) }
+            state.withLockedValue { state in
+                state.position = max(state.position, Position(horizon: horizon))
+                if let past = state.past, horizon >= past.xmax { state.past = nil }
+            }
         }
         return count
     }

@@ -76,7 +76,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
             }
             let feed = PostgresChangeFeed(
                 client: client, table: layout.qualified(PostgresMigrator.changeLogTable),
-                after: try await PostgresChangeFeed.start(client: client, logger: logger), logger: logger)
+                from: try await PostgresChangeFeed.snapshot(client: client, logger: logger), logger: logger)
             let interval = configuration.changePollInterval
             let poll = Task { await feed.poll(every: interval) }
             return PostgresDiaryStorage(

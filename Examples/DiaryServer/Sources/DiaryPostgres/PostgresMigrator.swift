@@ -110,7 +110,10 @@ struct PostgresMigrator: Sendable {
                 statements: [
                     "ALTER TABLE \(layout.qualified(Self.changeLogTable)) ADD COLUMN xid xid8",
                     "ALTER TABLE \(layout.qualified(Self.changeLogTable)) ALTER COLUMN xid SET DEFAULT pg_current_xact_id()",
-                    "CREATE INDEX \(Self.changeLogTransactionIndex) ON \(layout.qualified(Self.changeLogTable)) (xid, seq)",
+                    """
+                    CREATE INDEX \(Self.changeLogTransactionIndex) ON \(layout.qualified(Self.changeLogTable)) \
+                    (xid, seq) WHERE xid IS NOT NULL
+                    """,
                 ]),
         ]
         for kind in RecordKind.allCases {

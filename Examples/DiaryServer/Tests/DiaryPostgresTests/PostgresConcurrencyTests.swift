@@ -84,6 +84,35 @@ struct PostgresConcurrencyTests {
         #expect(delivered == [[early], [StoreMutation(before: nil, after: Rows.user(2))]])
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func aSubscriberGetsOnlyWhatCommitsAfterItEvenWhileATransactionIsLeftOpen() async throws {
+        // A transaction left open holds the feed's position back. Without subscribers, the feed must still count
+        // what commits meanwhile as past: a subscriber that comes later gets what commits after it (the open
+        // transaction's row among it), not the backlog.
+        let schema = PostgresTestDatabase.freshSchema()
+        let storage = try await PostgresTestDatabase.connect(schema: schema)
+        let watcher = try await PostgresTestDatabase.connect(schema: schema)
+        let layout = storage.layout
+        let logger = PostgresTestDatabase.logger
+        let early = StoreMutation(before: nil, after: Rows.user(1))
+        let delivered = try await storage.client.withConnection { connection in
+            try await connection.run("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
+            try await connection.run(try PostgresMigrator(layout: layout, logger: logger).appendChangeStatement([early]), logger: logger)
+            try await storage.write("test.before") { try await $0.put(Rows.user(2)) }
+            // The watcher polls meanwhile (every 100 ms in tests), with no one subscribed.
+            try await Task.sleep(for: .milliseconds(600))
+            let changes = watcher.committedChanges()
+            let collector = Task { await collect(changes, within: .seconds(20)) { $0.count >= 2 } }
+            try await storage.write("test.after") { try await $0.put(Rows.user(3)) }
+            try await connection.run("COMMIT", logger: logger)
+            return await collector.value
+        }
+        try await storage.dropSchema()
+        await PostgresTestDatabase.release(storage)
+        await PostgresTestDatabase.release(watcher)
+        #expect(delivered == [[early], [StoreMutation(before: nil, after: Rows.user(3))]])
+    }
+
     @Test func fiftyConcurrentIncrementsOfOneRowLoseNoUpdateAndAreLoggedInCommitOrder() async throws {
         let schema = PostgresTestDatabase.freshSchema()
         let storage = try await PostgresTestDatabase.connect(schema: schema, maximumConnections: 20)
