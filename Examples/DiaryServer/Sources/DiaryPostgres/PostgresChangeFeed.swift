@@ -98,9 +98,6 @@ final class PostgresChangeFeed: Sendable {
         throw DiaryError(.server, "PostgreSQL gave no snapshot")
     }
 
-    /// The position a feed has delivered up to.
-    var position: Position { state.withLockedValue(\.position) }
-
     /// Whether anyone is subscribed.
     var hasSubscribers: Bool { hub.hasSubscribers }
 

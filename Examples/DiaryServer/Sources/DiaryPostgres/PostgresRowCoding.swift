@@ -49,19 +49,20 @@ enum PostgresRowCoding {
     }
 
     /// A committed transaction's mutations as the change log's `mutations` column holds them.
-    private struct LoggedMutation: Codable {
+    private struct LoggedMutation: Decodable {
         var before: StoreRecord?
         var after: StoreRecord?
     }
 
     /// The change log's `mutations` column for a transaction.
     static func changeLogDocument(_ mutations: [StoreMutation]) throws -> String {
-        let logged = mutations.map { LoggedMutation(before: $0.before, after: $0.after) }
-        return String(decoding: try JSONEncoder.persisted().encode(logged), as: UTF8.self)
+        changeLogDocument(entries: try mutations.map {
+            changeLogEntry(before: try $0.before.map(document), after: try $0.after.map(document))
+        })
     }
 
-    /// One mutation of a change log's `mutations` column from the rows' `doc`s (``document(_:)``), which the write
-    /// encoded already: what ``changeLogDocument(_:)`` writes for it.
+    /// One mutation of a change log's `mutations` column, `{"after": …, "before": …}` (a missing side left out),
+    /// from the rows' `doc`s (``document(_:)``), which a write has encoded already.
     static func changeLogEntry(before: String?, after: String?) -> String {
         switch (before, after) {
         case (let before?, let after?): "{\"after\":\(after),\"before\":\(before)}"

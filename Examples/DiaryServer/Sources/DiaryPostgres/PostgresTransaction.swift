@@ -46,27 +46,13 @@ final class PostgresTransaction: StorageTransaction {
     /// transaction is ready to commit.
     /// - Returns: Whether the write changed anything.
     func finish() async throws -> Bool {
-        let (pending, entries) = state.withLockedValue { state in
-            defer { state.pending = nil }
-            return (state.pending, state.changeLogEntries)
-        }
-        let migrator = PostgresMigrator(layout: reader.layout, logger: reader.logger)
-        if let pending {
-            // The insert and the change log row in one statement; the row is logged only when the insert went in.
-            let entry = PostgresRowCoding.changeLogEntry(before: nil, after: pending.document)
-            if try await derived.insertIfAbsent(
-                pending.record, key: pending.key, document: pending.document,
-                changeLog: PostgresRowCoding.changeLogDocument(entries: entries + [entry]), on: reader.connection)
-            {
-                recordChange(StoreMutation(before: nil, after: pending.record), key: pending.record.key, entry: entry)
-                return true
-            }
-            try await replace(pending)
-        }
+        let entries = state.withLockedValue { $0.changeLogEntries }
+        if let pending = takePending(), try await send(pending, changeLogAfter: entries) { return true }
         let all = state.withLockedValue { $0.changeLogEntries }
         guard !all.isEmpty else { return false }
         var statement = SQLStatement()
-        migrator.appendChange(PostgresRowCoding.changeLogDocument(entries: all), to: &statement)
+        PostgresMigrator(layout: reader.layout, logger: reader.logger)
+            .appendChange(PostgresRowCoding.changeLogDocument(entries: all), to: &statement)
         try await reader.connection.run(statement, logger: reader.logger)
         return true
     }
@@ -111,17 +97,33 @@ final class PostgresTransaction: StorageTransaction {
     /// Sends a pending insert, before any other operation of the body (which may read what it wrote, or fail a
     /// rule after it).
     private func flushPending() async throws {
-        guard let pending = state.withLockedValue({ state -> PendingInsert? in
+        guard let pending = takePending() else { return }
+        try await takeSavepoint()
+        _ = try await send(pending, changeLogAfter: nil)
+    }
+
+    private func takePending() -> PendingInsert? {
+        state.withLockedValue { state in
             defer { state.pending = nil }
             return state.pending
-        }) else { return }
-        try await takeSavepoint()
-        if try await derived.insertIfAbsent(pending.record, key: pending.key, document: pending.document, on: reader.connection) {
-            let entry = PostgresRowCoding.changeLogEntry(before: nil, after: pending.document)
-            recordChange(StoreMutation(before: nil, after: pending.record), key: pending.record.key, entry: entry)
-            return
         }
-        try await replace(pending)
+    }
+
+    /// Inserts a pending row with its entries, or reads and replaces the row with its key that is there already.
+    /// - Parameter entries: The change log entries before this one, when the change log row is to go in the same
+    ///   statement (the body has returned); `nil` mid-body.
+    /// - Returns: Whether the change log row went in with the insert.
+    private func send(_ pending: PendingInsert, changeLogAfter entries: [String]?) async throws -> Bool {
+        let entry = PostgresRowCoding.changeLogEntry(before: nil, after: pending.document)
+        let changeLog = entries.map { PostgresRowCoding.changeLogDocument(entries: $0 + [entry]) }
+        guard try await derived.insertIfAbsent(
+            pending.record, key: pending.key, document: pending.document, changeLog: changeLog, on: reader.connection)
+        else {
+            try await replace(pending)
+            return false
+        }
+        recordChange(StoreMutation(before: nil, after: pending.record), key: pending.record.key, entry: entry)
+        return changeLog != nil
     }
 
     /// A pending insert met a row with its key: reads the row and replaces it.

@@ -71,18 +71,18 @@ struct RequestLogMiddleware: RouterMiddleware {
 
     /// A new request id: a random UUID's 32 lowercase hex digits.
     static func newRequestID() -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        let uuid = UUID().uuid
-        return withUnsafeBytes(of: uuid) { bytes in
+        withUnsafeBytes(of: UUID().uuid) { bytes in
             var text = [UInt8]()
             text.reserveCapacity(32)
             for byte in bytes {
-                text.append(digits[Int(byte >> 4)])
-                text.append(digits[Int(byte & 0x0F)])
+                text.append(hexDigits[Int(byte >> 4)])
+                text.append(hexDigits[Int(byte & 0x0F)])
             }
             return String(decoding: text, as: UTF8.self)
         }
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// The incoming id when it is sane, else a new random one (32 hexadecimal digits).
     static func requestID(from header: String?) -> String {
