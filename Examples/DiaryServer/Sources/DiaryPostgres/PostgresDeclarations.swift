@@ -15,11 +15,12 @@ extension String: PostgresKeyValue {
 }
 
 extension UUID: PostgresKeyValue {
-    var postgresKeyText: String { uuidString.lowercased() }
+    // `EntityID` writes the lowercase form byte by byte; Foundation's `uuidString` goes through `snprintf` on Linux.
+    var postgresKeyText: String { EntityID<UUID>(self).description }
 }
 
 extension EntityID: PostgresKeyValue {
-    var postgresKeyText: String { rawValue.postgresKeyText }
+    var postgresKeyText: String { description }
 }
 
 extension AuthorMonth: PostgresKeyValue {

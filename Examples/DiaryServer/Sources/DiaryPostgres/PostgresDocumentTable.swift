@@ -59,6 +59,29 @@ public struct PostgresDocumentTable: Sendable {
         }
     }
 
+    /// A document's owner and whether the array `member` of its state holds the string `element`, `nil` when there
+    /// is no document: one read by key that sends no document back (a session check on every request uses it).
+    /// - Throws: ``DiaryError`` when the database refuses.
+    public func owner(id: String, arrayMember member: String, holds element: String) async throws
+        -> (owner: String, holds: Bool)?
+    {
+        var statement = SQLStatement("SELECT owner, coalesce(state->")
+        statement.bind(member)
+        statement.append(" ? ")
+        statement.bind(element)
+        statement.append(", false) FROM \(table) WHERE id = ")
+        statement.bind(id)
+        do {
+            let rows = try await client.rows(statement, logger: logger, decode: { try $0.decode((String, Bool).self) })
+            for try await (owner, holds) in rows {
+                return (owner, holds)
+            }
+            return nil
+        } catch {
+            throw DiaryError.postgres(error, "documents.owner")
+        }
+    }
+
     /// Reads one document with its row locked (`SELECT … FOR UPDATE`), lets `body` decide, and applies the decision
     /// in the same transaction: two processes updating the same document run one after the other, the second
     /// reading what the first wrote.

@@ -23,10 +23,10 @@ struct Call: Sendable {
 
     /// A path parameter as a typed id.
     func id<Entity>(_ name: String, _: Entity.Type = Entity.self) throws -> EntityID<Entity> {
-        guard let text = context.parameters.get(name), let uuid = UUID(uuidString: text) else {
+        guard let text = context.parameters.get(name), let id = EntityID<Entity>(text) else {
             throw DiaryError.invalid(name, .invalidFormat, "'\(context.parameters.get(name) ?? "")' is not an id")
         }
-        return EntityID(uuid)
+        return id
     }
 
     /// A query parameter.
@@ -42,8 +42,8 @@ struct Call: Sendable {
     /// An optional typed id from the query.
     func queryID<Entity>(_ name: String, _: Entity.Type = Entity.self) throws -> EntityID<Entity>? {
         guard let text = query(name), !text.isEmpty else { return nil }
-        guard let uuid = UUID(uuidString: text) else { throw DiaryError.invalid(name, .invalidFormat, "'\(text)' is not an id") }
-        return EntityID(uuid)
+        guard let id = EntityID<Entity>(text) else { throw DiaryError.invalid(name, .invalidFormat, "'\(text)' is not an id") }
+        return id
     }
 
     /// A boolean query parameter (`true`/`false`).

@@ -25,6 +25,14 @@ final class PostgresServerSessionStore: ServerSessionStore {
         try await table.state(id: id).map(Self.decode)
     }
 
+    func standing(of id: String, userID: User.ID, accessJTI: String) async throws -> ServerSessionStanding {
+        // Compared in SQL, so the session's JSON is neither sent nor decoded.
+        guard let (owner, expired) = try await table.owner(id: id, arrayMember: "expiredAccessJTIs", holds: accessJTI),
+            owner == Self.owner(userID)
+        else { return .ended }
+        return expired ? .accessExpired : .current
+    }
+
     func update<Result: Sendable>(
         _ id: String, _ body: @Sendable (ServerSession?) -> (ServerSessionChange, Result)
     ) async throws -> Result {
@@ -66,7 +74,7 @@ final class PostgresServerSessionStore: ServerSessionStore {
         try await table.removeAll(updatedBefore: cutoff)
     }
 
-    private static func owner(_ userID: User.ID) -> String { userID.rawValue.uuidString.lowercased() }
+    private static func owner(_ userID: User.ID) -> String { userID.description }
 
     private static func encode(_ session: ServerSession) throws -> String {
         String(decoding: try JSONEncoder().encode(session), as: UTF8.self)

@@ -18,6 +18,16 @@ struct ServerSession: Codable, Sendable, Equatable {
     var refreshedAt: Date?
 }
 
+/// Where a session stands for one access token (``ServerSessionStore/standing(of:userID:accessJTI:)``).
+enum ServerSessionStanding: Sendable, Equatable {
+    /// The session is there, the token's user's, and the token is not declared expired.
+    case current
+    /// The session is there but declared this access token expired (test mode).
+    case accessExpired
+    /// There is no such session for that user: it ended.
+    case ended
+}
+
 /// What an atomic ``ServerSessionStore/update(_:_:)`` does with the session it read.
 enum ServerSessionChange: Sendable {
     /// Leaves the session as it is.
@@ -57,6 +67,10 @@ protocol ServerSessionStore: Sendable {
     /// A session by id, `nil` when it has ended.
     func session(_ id: String) async throws -> ServerSession?
 
+    /// Where the session an access token names stands for that token: one read on every authenticated request.
+    /// The default reads the whole session (``session(_:)``); a store that can answer without loading it does so.
+    func standing(of id: String, userID: User.ID, accessJTI: String) async throws -> ServerSessionStanding
+
     /// Reads a session, lets `body` decide, and applies its decision, all at once: no other update of the same session
     /// runs in between.
     /// - Returns: `body`'s result.
@@ -92,4 +106,11 @@ struct ServerSessionStoreError: Error, CustomStringConvertible, Equatable {
     var message: String
 
     var description: String { message }
+}
+
+extension ServerSessionStore {
+    func standing(of id: String, userID: User.ID, accessJTI: String) async throws -> ServerSessionStanding {
+        guard let session = try await session(id), session.userID == userID else { return .ended }
+        return session.expiredAccessJTIs.contains(accessJTI) ? .accessExpired : .current
+    }
 }

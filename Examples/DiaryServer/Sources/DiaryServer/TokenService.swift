@@ -84,11 +84,12 @@ final class TokenService: Sendable {
                 verified[token] = claims
             }
         }
-        guard let session = try await sessions.session(claims.sid),
-            session.userID.rawValue.uuidString.lowercased() == claims.sub
-        else { throw Self.ended }
-        if session.expiredAccessJTIs.contains(claims.jti) { throw Self.expiredAccess }
-        return (session.userID, claims.sid)
+        guard let userID = User.ID(claims.sub) else { throw Self.ended }
+        switch try await sessions.standing(of: claims.sid, userID: userID, accessJTI: claims.jti) {
+        case .current: return (userID, claims.sid)
+        case .accessExpired: throw Self.expiredAccess
+        case .ended: throw Self.ended
+        }
     }
 
     /// Rotates a refresh token into a new pair. Presenting the token rotated away last, within the grace period,
@@ -166,7 +167,7 @@ final class TokenService: Sendable {
         userID: User.ID, sid: String, refreshJTI: String, accessJTI: String = UUID().uuidString.lowercased(),
         issued: Int = Int(Date().timeIntervalSince1970)
     ) -> (Pair, accessJTI: String) {
-        let sub = userID.rawValue.uuidString.lowercased()
+        let sub = userID.description
         let access = Claims(
             sub: sub, sid: sid, typ: "access", jti: accessJTI, iat: issued,
             exp: issued + Int(accessLifetime))

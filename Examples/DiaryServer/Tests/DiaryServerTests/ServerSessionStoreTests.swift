@@ -69,6 +69,26 @@ struct ServerSessionStoreTests {
     static func user() -> User.ID { User.ID(rawValue: UUID()) }
 
     @Test(arguments: kinds)
+    func aSessionStandsForItsOwnUsersAccessTokenUntilItIsDeclaredExpiredOrEnds(_ kind: Kind) async throws {
+        let directory = try Directory()
+        try await Self.withStore(kind, directory) { opened in
+            let store = opened.store
+            let alice = Self.user(), bob = Self.user()
+            try await store.create(ServerSession(userID: alice, refreshJTI: "r1", accessJTI: "a1"), id: "s1")
+            #expect(try await store.standing(of: "s1", userID: alice, accessJTI: "a1") == .current)
+            #expect(try await store.standing(of: "s1", userID: bob, accessJTI: "a1") == .ended)
+            #expect(try await store.standing(of: "s2", userID: alice, accessJTI: "a1") == .ended)
+            // A hostile access token id is only compared, never read as anything else.
+            #expect(try await store.standing(of: "s1", userID: alice, accessJTI: "a1' OR true --") == .current)
+            try await store.updateAll { $0.expiredAccessJTIs.insert($0.accessJTI) }
+            #expect(try await store.standing(of: "s1", userID: alice, accessJTI: "a1") == .accessExpired)
+            #expect(try await store.standing(of: "s1", userID: alice, accessJTI: "a2") == .current)
+            try await store.remove("s1")
+            #expect(try await store.standing(of: "s1", userID: alice, accessJTI: "a2") == .ended)
+        }
+    }
+
+    @Test(arguments: kinds)
     func createReadUpdateAndRemove(_ kind: Kind) async throws {
         let directory = try Directory()
         try await Self.withStore(kind, directory) { opened in
