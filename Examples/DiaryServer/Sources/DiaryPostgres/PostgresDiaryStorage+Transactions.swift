@@ -34,7 +34,21 @@ extension PostgresDiaryStorage {
                 // Undo the body's changes, but commit its reads, so that PostgreSQL checks the state that made it
                 // throw was a serialisable one; if not, the commit fails with 40001 and the body runs again.
                 if transaction.hasSavepoint { try await connection.run(.rollbackToSavepoint, logger: logger) }
+                do {
+                    // A task whose document check fails hears that, not which rule the body broke.
+                    try await settleDocumentCheck(on: connection)
+                } catch where !DiaryError.isPostgresFailure(error) {
+                    try await commit(connection)
+                    throw RuleFailure(error: error)
+                }
                 try await commit(connection)
+                throw RuleFailure(error: error)
+            }
+            do {
+                // Nothing is committed for a task whose document check fails.
+                try await settleDocumentCheck(on: connection)
+            } catch where !DiaryError.isPostgresFailure(error) {
+                await rollBack(connection)
                 throw RuleFailure(error: error)
             }
             // The body's last insert, if it left one, goes with the change log row in one statement.
@@ -50,6 +64,14 @@ extension PostgresDiaryStorage {
             await rollBack(connection)
             throw error
         }
+    }
+
+    /// Settles the current task's pending ``PostgresDocumentCheck`` inside the connection's transaction, if it has
+    /// one a batched read did not already carry.
+    /// - Throws: The check's verdict, or the database's error.
+    func settleDocumentCheck(on connection: PostgresConnection) async throws {
+        guard let check = PostgresDocumentCheck.pending else { return }
+        try await check.settle(on: connection, logger: logger)
     }
 
     /// A `COMMIT` failed (the transaction is over): its error.

@@ -149,7 +149,15 @@ public final class PostgresDiaryStorage: DiaryStorage {
             return try await metrics.withConnection(client) { connection in
                 try await connection.run(.beginReadOnly, logger: logger)
                 do {
-                    let result = try await body(PostgresReader(connection: connection, layout: layout, logger: logger))
+                    let result: Result
+                    do {
+                        result = try await body(PostgresReader(connection: connection, layout: layout, logger: logger))
+                    } catch where !DiaryError.isPostgresFailure(error) && !(error is CancellationError) {
+                        // A task whose document check fails hears that, not what the body found.
+                        try await settleDocumentCheck(on: connection)
+                        throw error
+                    }
+                    try await settleDocumentCheck(on: connection)
                     try await connection.run(.commit, logger: logger)
                     return result
                 } catch {

@@ -65,12 +65,8 @@ public struct PostgresDocumentTable: Sendable {
     public func owner(id: String, arrayMember member: String, holds element: String) async throws
         -> (owner: String, holds: Bool)?
     {
-        var statement = SQLStatement("SELECT owner, coalesce(state->")
-        statement.bind(member)
-        statement.append(" ? ")
-        statement.bind(element)
-        statement.append(", false) FROM \(table) WHERE id = ")
-        statement.bind(id)
+        var statement = SQLStatement()
+        appendOwnerSelect(to: &statement, id: id, arrayMember: member, holds: element)
         do {
             let rows = try await client.rows(statement, logger: logger, decode: { try $0.decode((String, Bool).self) })
             for try await (owner, holds) in rows {
@@ -80,6 +76,16 @@ public struct PostgresDocumentTable: Sendable {
         } catch {
             throw DiaryError.postgres(error, "documents.owner")
         }
+    }
+
+    /// Appends the select of ``owner(id:arrayMember:holds:)``: `(owner, holds)`, no row when there is no document.
+    func appendOwnerSelect(to statement: inout SQLStatement, id: String, arrayMember member: String, holds element: String) {
+        statement.append("SELECT owner, coalesce(state->")
+        statement.bind(member)
+        statement.append(" ? ")
+        statement.bind(element)
+        statement.append(", false) FROM \(table) WHERE id = ")
+        statement.bind(id)
     }
 
     /// Reads one document with its row locked (`SELECT … FOR UPDATE`), lets `body` decide, and applies the decision

@@ -123,12 +123,23 @@ final class PostgresReader: StorageReader {
                 statement.append(" GROUP BY value")
             }
         }
+        // A pending document check (a request's session) rides along as part -1 (``PostgresDocumentCheck``).
+        let check = selects > 0 ? PostgresDocumentCheck.pending.flatMap { $0.isSettled ? nil : $0 } : nil
+        if let check {
+            startSelect()
+            check.appendBatchSelect(to: &statement)
+        }
+        var checked: PostgresDocumentCheck.Found = nil
         var records = [[StoreRecord]](repeating: [], count: batch.parts.count)
         var counts = [[Int: Int]](repeating: [:], count: batch.parts.count)
         if selects > 0 {
             SQLStatementLog.current?.append(statement)
             let rows = try await connection.rows(statement, logger: logger, decode: { try $0.decode((Int, Int, String, Int64?).self) })
             for try await (part, sub, text, count) in rows {
+                if part == -1, check != nil {
+                    checked = (text, count == 1)
+                    continue
+                }
                 guard batch.parts.indices.contains(part) else { throw DiaryError(.server, "a batched read answered a part it did not ask") }
                 switch batch.parts[part] {
                 case .records:
@@ -146,6 +157,7 @@ final class PostgresReader: StorageReader {
                 }
             }
         }
+        try check?.record(checked)
         var answers = StorageReadBatch.Answers.Builder(for: batch)
         for (number, part) in batch.parts.enumerated() {
             switch part {

@@ -22,17 +22,17 @@ struct ReportBody: Codable, Sendable {
 
 extension DiaryAPI {
     func registerPosts(_ router: Router<DiaryRequestContext>) {
-        route(router, .post, "/v1/posts", body: .content) { call in
+        engineRoute(router, .post, "/v1/posts", body: .content) { call in
             try .created(try await call.engine.publish(try call.decode(PostDraft.self)))
         }
-        route(router, .post, "/v1/diaries/:diaryID/share") { call in
+        engineRoute(router, .post, "/v1/diaries/:diaryID/share") { call in
             try .created(
                 try await call.engine.share(try call.id("diaryID", Diary.self), isAnonymous: try call.decode(ShareBody.self).isAnonymous))
         }
-        route(router, .patch, "/v1/posts/:postID", body: .content) { call in
+        engineRoute(router, .patch, "/v1/posts/:postID", body: .content) { call in
             try .ok(try await call.engine.edit(try call.id("postID", Post.self), try call.decode(PostEdit.self)) as Post)
         }
-        route(router, .delete, "/v1/posts/:postID") { call in
+        engineRoute(router, .delete, "/v1/posts/:postID") { call in
             try await call.engine.delete(try call.id("postID", Post.self))
             return .noContent
         }
@@ -52,10 +52,10 @@ extension DiaryAPI {
             let search = PostSearch(text: call.query("text") ?? "", tags: call.queryAll("tag"))
             return try .ok(try await call.engine.search(search, page: try call.page()))
         }
-        route(router, .put, "/v1/posts/:postID/like", body: .empty) { call in
+        engineRoute(router, .put, "/v1/posts/:postID/like", body: .empty) { call in
             try .ok(try await call.engine.like(try call.id("postID", Post.self)))
         }
-        route(router, .delete, "/v1/posts/:postID/like") { call in
+        engineRoute(router, .delete, "/v1/posts/:postID/like") { call in
             try .ok(try await call.engine.unlike(try call.id("postID", Post.self)))
         }
         route(router, .get, "/v1/me/likes") { call in
@@ -68,14 +68,14 @@ extension DiaryAPI {
     }
 
     private func registerComments(_ router: Router<DiaryRequestContext>) {
-        route(router, .post, "/v1/comments") { call in
+        engineRoute(router, .post, "/v1/comments") { call in
             try .created(try await call.engine.addComment(try call.decode(CommentDraft.self)))
         }
-        route(router, .patch, "/v1/comments/:commentID") { call in
+        engineRoute(router, .patch, "/v1/comments/:commentID") { call in
             let body = try call.decode(CommentEditBody.self)
             return try .ok(try await call.engine.editComment(try call.id("commentID", Comment.self), body: body.body, mood: body.mood))
         }
-        route(router, .delete, "/v1/comments/:commentID") { call in
+        engineRoute(router, .delete, "/v1/comments/:commentID") { call in
             try await call.engine.deleteComment(try call.id("commentID", Comment.self))
             return .noContent
         }
@@ -88,11 +88,11 @@ extension DiaryAPI {
     }
 
     func registerSocial(_ router: Router<DiaryRequestContext>) {
-        route(router, .put, "/v1/users/:userID/follow", body: .empty) { call in
+        engineRoute(router, .put, "/v1/users/:userID/follow", body: .empty) { call in
             try await call.engine.follow(try call.id("userID", User.self))
             return .noContent
         }
-        route(router, .delete, "/v1/users/:userID/follow") { call in
+        engineRoute(router, .delete, "/v1/users/:userID/follow") { call in
             try await call.engine.unfollow(try call.id("userID", User.self))
             return .noContent
         }
@@ -105,29 +105,29 @@ extension DiaryAPI {
         route(router, .get, "/v1/users/:userID/relationship") { call in
             try .ok(try await call.engine.relationship(with: try call.id("userID", User.self)))
         }
-        route(router, .put, "/v1/users/:userID/block", body: .empty) { call in
+        engineRoute(router, .put, "/v1/users/:userID/block", body: .empty) { call in
             try await call.engine.block(try call.id("userID", User.self))
             return .noContent
         }
-        route(router, .delete, "/v1/users/:userID/block") { call in
+        engineRoute(router, .delete, "/v1/users/:userID/block") { call in
             try await call.engine.unblock(try call.id("userID", User.self))
             return .noContent
         }
-        route(router, .put, "/v1/posts/:postID/author-block", body: .empty) { call in
+        engineRoute(router, .put, "/v1/posts/:postID/author-block", body: .empty) { call in
             try await call.engine.blockAuthor(of: .post(try call.id("postID", Post.self)))
             return .noContent
         }
-        route(router, .put, "/v1/comments/:commentID/author-block", body: .empty) { call in
+        engineRoute(router, .put, "/v1/comments/:commentID/author-block", body: .empty) { call in
             try await call.engine.blockAuthor(of: .comment(try call.id("commentID", Comment.self)))
             return .noContent
         }
-        route(router, .delete, "/v1/me/author-blocks") { call in
+        engineRoute(router, .delete, "/v1/me/author-blocks") { call in
             try .ok(Wrapped(value: try await call.engine.unblockAnonymousAuthors()))
         }
         route(router, .get, "/v1/me/blocked") { call in
             try .ok(try await call.engine.blockedUsers(page: try call.page()))
         }
-        route(router, .post, "/v1/reports") { call in
+        engineRoute(router, .post, "/v1/reports") { call in
             let body = try call.decode(ReportBody.self)
             return try .created(try await call.engine.report(body.target, reason: body.reason, detail: body.detail))
         }
@@ -137,11 +137,11 @@ extension DiaryAPI {
         route(router, .get, "/v1/notifications/unread-count") { call in
             try .ok(Wrapped(value: try await call.engine.unreadCount()))
         }
-        route(router, .post, "/v1/notifications/:notificationID/read", body: .empty) { call in
+        engineRoute(router, .post, "/v1/notifications/:notificationID/read", body: .empty) { call in
             try await call.engine.markRead(try call.id("notificationID", DiaryNotification.self))
             return .noContent
         }
-        route(router, .post, "/v1/notifications/read-all", body: .empty) { call in
+        engineRoute(router, .post, "/v1/notifications/read-all", body: .empty) { call in
             try await call.engine.markAllRead()
             return .noContent
         }

@@ -9,10 +9,10 @@ struct FlagBody: Codable, Sendable {
 
 extension DiaryAPI {
     func registerDiaries(_ router: Router<DiaryRequestContext>) {
-        route(router, .post, "/v1/diaries", body: .content) { call in
+        engineRoute(router, .post, "/v1/diaries", body: .content) { call in
             try .created(try await call.engine.write(try call.decode(DiaryDraft.self)))
         }
-        route(router, .patch, "/v1/diaries/:diaryID", body: .content) { call in
+        engineRoute(router, .patch, "/v1/diaries/:diaryID", body: .content) { call in
             var edit = try call.decode(DiaryEdit.self)
             if edit.mood == nil, let object = try? JSONSerialization.jsonObject(with: call.body) as? [String: Any],
                 object["mood"] is NSNull
@@ -21,14 +21,14 @@ extension DiaryAPI {
             }
             return try .ok(try await call.engine.edit(try call.id("diaryID", Diary.self), edit) as Diary)
         }
-        route(router, .delete, "/v1/diaries/:diaryID") { call in
+        engineRoute(router, .delete, "/v1/diaries/:diaryID") { call in
             try await call.engine.delete(try call.id("diaryID", Diary.self))
             return .noContent
         }
-        route(router, .put, "/v1/diaries/:diaryID/hidden") { call in
+        engineRoute(router, .put, "/v1/diaries/:diaryID/hidden") { call in
             try .ok(try await call.engine.setHidden(try call.id("diaryID", Diary.self), try call.decode(FlagBody.self).value))
         }
-        route(router, .put, "/v1/diaries/:diaryID/favourite") { call in
+        engineRoute(router, .put, "/v1/diaries/:diaryID/favourite") { call in
             try .ok(try await call.engine.setFavourite(try call.id("diaryID", Diary.self), try call.decode(FlagBody.self).value))
         }
         route(router, .get, "/v1/diaries/:diaryID") { call in
@@ -61,13 +61,13 @@ extension DiaryAPI {
     }
 
     private func registerBooks(_ router: Router<DiaryRequestContext>) {
-        route(router, .post, "/v1/books") { call in
+        engineRoute(router, .post, "/v1/books") { call in
             try .created(try await call.engine.createBook(try call.decode(BookDraft.self)))
         }
-        route(router, .patch, "/v1/books/:bookID") { call in
+        engineRoute(router, .patch, "/v1/books/:bookID") { call in
             try .ok(try await call.engine.updateBook(try call.id("bookID", DiaryBook.self), try call.decode(BookEdit.self)))
         }
-        route(router, .delete, "/v1/books/:bookID") { call in
+        engineRoute(router, .delete, "/v1/books/:bookID") { call in
             try await call.engine.deleteBook(try call.id("bookID", DiaryBook.self))
             return .noContent
         }
@@ -80,24 +80,24 @@ extension DiaryAPI {
         route(router, .get, "/v1/books/:bookID/invite-code") { call in
             try .ok(Wrapped(value: try await call.engine.inviteCode(for: try call.id("bookID", DiaryBook.self))))
         }
-        route(router, .post, "/v1/books/:bookID/invite-code/rotate", body: .empty) { call in
+        engineRoute(router, .post, "/v1/books/:bookID/invite-code/rotate", body: .empty) { call in
             try .ok(Wrapped(value: try await call.engine.rotateInviteCode(for: try call.id("bookID", DiaryBook.self))))
         }
-        route(router, .post, "/v1/books/join") { call in
+        engineRoute(router, .post, "/v1/books/join") { call in
             try .ok(try await call.engine.join(inviteCode: try call.decode(Wrapped<String>.self).value))
         }
-        route(router, .post, "/v1/books/:bookID/leave", body: .empty) { call in
+        engineRoute(router, .post, "/v1/books/:bookID/leave", body: .empty) { call in
             try await call.engine.leave(try call.id("bookID", DiaryBook.self))
             return .noContent
         }
-        route(router, .delete, "/v1/books/:bookID/members/:userID") { call in
+        engineRoute(router, .delete, "/v1/books/:bookID/members/:userID") { call in
             try await call.engine.removeMember(try call.id("userID", User.self), from: try call.id("bookID", DiaryBook.self))
             return .noContent
         }
         route(router, .get, "/v1/books/:bookID/members") { call in
             try .ok(try await call.engine.members(of: try call.id("bookID", DiaryBook.self)))
         }
-        route(router, .post, "/v1/books/:bookID/nudge", body: .empty) { call in
+        engineRoute(router, .post, "/v1/books/:bookID/nudge", body: .empty) { call in
             try await call.engine.nudge(try call.id("bookID", DiaryBook.self))
             return .noContent
         }

@@ -31,24 +31,48 @@ struct DiaryAPI: Sendable {
     /// The longest `Idempotency-Key` accepted.
     static let maximumIdempotencyKeyLength = 255
 
+    /// When a request's session is checked (its access token's signature and expiry are always checked first).
+    enum SessionCheck: Sendable {
+        /// Before the handler runs.
+        case first
+        /// With the first read of the handler's first storage transaction, on a store that can (PostgreSQL), so
+        /// it costs no statement of its own: in any case before anything is committed or answered
+        /// (``TokenService/VerifiedAccess``). Only for a handler whose effects are all the engine's storage
+        /// transactions.
+        case withStorage
+    }
+
     /// Registers one route.
     /// - Parameters:
     ///   - auth: Whether the route needs an access token; it is checked before the body is read.
     ///   - body: What the route reads from the body; `nil` is `.empty` for `GET` and `DELETE`, `.json` otherwise.
     ///   - rateLimited: Whether the route draws on the client's `authRateLimit` bucket (before anything else).
+    ///   - sessionCheck: When the session is checked; `nil` is `.withStorage` for `GET` (which changes nothing),
+    ///     `.first` otherwise.
     func route(
         _ router: Router<DiaryRequestContext>, _ method: HTTPRequest.Method, _ path: RouterPath, auth: Bool = true,
-        body: BodyPolicy? = nil, rateLimited: Bool = false, _ handler: @escaping Handler
+        body: BodyPolicy? = nil, rateLimited: Bool = false, sessionCheck: SessionCheck? = nil,
+        _ handler: @escaping Handler
     ) {
         let registered = RegisteredRoute(method: method.rawValue, path: path.description, isPublic: !auth)
         let policy = body ?? (method == .get || method == .delete ? .empty : .json)
+        let sessionCheck = sessionCheck ?? (method == .get ? .withStorage : .first)
         routes.withLock { $0.append(registered) }
         router.on(path, method: method) { request, context in
             if rateLimited, let refusal = await authRateLimit.refusal(for: request, context) {
                 return Self.response(Self.stored(refusal))
             }
-            return await dispatch(request, context, route: registered, policy: policy, handler)
+            return await dispatch(request, context, route: registered, policy: policy, sessionCheck: sessionCheck, handler)
         }
+    }
+
+    /// Registers a route whose handler acts only through `call.engine`: its session check rides on the engine's
+    /// first storage transaction (``SessionCheck/withStorage``).
+    func engineRoute(
+        _ router: Router<DiaryRequestContext>, _ method: HTTPRequest.Method, _ path: RouterPath,
+        body: BodyPolicy? = nil, _ handler: @escaping Handler
+    ) {
+        route(router, method, path, body: body, sessionCheck: .withStorage, handler)
     }
 
     /// What the pipeline produced for one request.
@@ -63,7 +87,7 @@ struct DiaryAPI: Sendable {
 
     private func dispatch(
         _ request: Request, _ context: DiaryRequestContext, route: RegisteredRoute, policy: BodyPolicy,
-        _ handler: @escaping Handler
+        sessionCheck: SessionCheck, _ handler: @escaping Handler
     ) async -> Response {
         let worldName = request.headers[HTTPField.Name("X-Diary-World")!]
         guard let world = await registry.world(named: worldName) else {
@@ -72,8 +96,8 @@ struct DiaryAPI: Sendable {
         var requestBody = Data()
         var malformed = false
         let answer = await self.answer(
-            request, context, world: world, route: route, policy: policy, body: &requestBody, malformed: &malformed,
-            handler)
+            request, context, world: world, route: route, policy: policy, sessionCheck: sessionCheck,
+            body: &requestBody, malformed: &malformed, handler)
         switch answer {
         case .drop:
             context.channel.close(promise: nil)
@@ -97,7 +121,7 @@ struct DiaryAPI: Sendable {
 
     private func answer(
         _ request: Request, _ context: DiaryRequestContext, world: World, route: RegisteredRoute, policy: BodyPolicy,
-        body requestBody: inout Data, malformed: inout Bool, _ handler: @escaping Handler
+        sessionCheck: SessionCheck, body requestBody: inout Data, malformed: inout Bool, _ handler: @escaping Handler
     ) async -> Answer {
         var request = request
         let method = request.method.rawValue
@@ -128,13 +152,19 @@ struct DiaryAPI: Sendable {
         do {
             var userID: User.ID?
             var sessionID: String?
+            var verified: TokenService.VerifiedAccess?
+            let idempotencyKey = request.method == .get ? nil : request.headers[HTTPField.Name("Idempotency-Key")!]
             if !route.isPublic {
                 guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
                     throw DiaryError(.unauthenticated, "this route needs an Authorization: Bearer access token")
                 }
-                let verified = try await world.tokens.verifyAccess(Self.credentials(ofAuthorization: header))
-                userID = verified.userID
-                sessionID = verified.sid
+                // An idempotent write records its key before the handler runs: its session is checked first.
+                let access = try await world.tokens.verifyAccess(
+                    Self.credentials(ofAuthorization: header),
+                    deferringTheSessionCheck: sessionCheck == .withStorage && idempotencyKey == nil)
+                userID = access.userID
+                sessionID = access.sid
+                verified = access
             }
             requestBody = try await RequestLimits.readBody(of: &request, policy)
             if fail { throw InjectedFailure() }
@@ -142,7 +172,7 @@ struct DiaryAPI: Sendable {
             let call = Call(
                 request: request, context: context, world: world, userID: userID, sessionID: sessionID,
                 body: requestBody, testMode: options.testMode)
-            if let key = request.headers[HTTPField.Name("Idempotency-Key")!], request.method != .get {
+            if let key = idempotencyKey {
                 guard (1...Self.maximumIdempotencyKeyLength).contains(key.utf8.count) else {
                     throw DiaryError.invalid(
                         "Idempotency-Key", .tooLong,
@@ -161,7 +191,12 @@ struct DiaryAPI: Sendable {
                     return dropResponse ? .drop : .complete(stored, replayed: replayed)
                 }
             }
-            let reply = try await handler(call)
+            let reply: Reply
+            if let verified {
+                reply = try await verified.checkingTheSession { try await handler(call) }
+            } else {
+                reply = try await handler(call)
+            }
             if dropResponse { return .drop }
             if case .response(let response) = reply { return .stream(response) }
             return .complete(Self.stored(reply), replayed: false)

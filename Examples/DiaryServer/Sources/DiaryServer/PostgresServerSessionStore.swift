@@ -27,10 +27,24 @@ final class PostgresServerSessionStore: ServerSessionStore {
 
     func standing(of id: String, userID: User.ID, accessJTI: String) async throws -> ServerSessionStanding {
         // Compared in SQL, so the session's JSON is neither sent nor decoded.
-        guard let (owner, expired) = try await table.owner(id: id, arrayMember: "expiredAccessJTIs", holds: accessJTI),
-            owner == Self.owner(userID)
-        else { return .ended }
-        return expired ? .accessExpired : .current
+        Self.standing(try await table.owner(id: id, arrayMember: Self.expiredMember, holds: accessJTI), of: userID)
+    }
+
+    func deferredStanding(
+        of id: String, userID: User.ID, accessJTI: String,
+        verify: @escaping @Sendable (ServerSessionStanding) throws -> Void
+    ) -> PostgresDocumentCheck? {
+        PostgresDocumentCheck(table: table, id: id, arrayMember: Self.expiredMember, element: accessJTI) { found in
+            try verify(Self.standing(found, of: userID))
+        }
+    }
+
+    /// The session's member listing the access tokens declared expired (``ServerSession/expiredAccessJTIs``).
+    private static let expiredMember = "expiredAccessJTIs"
+
+    private static func standing(_ found: PostgresDocumentCheck.Found, of userID: User.ID) -> ServerSessionStanding {
+        guard let found, found.owner == owner(userID) else { return .ended }
+        return found.holds ? .accessExpired : .current
     }
 
     func update<Result: Sendable>(

@@ -1,3 +1,4 @@
+@_spi(Storage) import DiaryPostgres
 import DiarySDK
 import Foundation
 
@@ -71,6 +72,14 @@ protocol ServerSessionStore: Sendable {
     /// The default reads the whole session (``session(_:)``); a store that can answer without loading it does so.
     func standing(of id: String, userID: User.ID, accessJTI: String) async throws -> ServerSessionStanding
 
+    /// The same question as ``standing(of:userID:accessJTI:)``, asked of the request's storage instead of now: a
+    /// check that the request's first storage transaction carries (``TokenService/VerifiedAccess``), `verify`
+    /// judging the answer. `nil` (the default) when the store cannot, and the question is asked at once.
+    func deferredStanding(
+        of id: String, userID: User.ID, accessJTI: String,
+        verify: @escaping @Sendable (ServerSessionStanding) throws -> Void
+    ) -> PostgresDocumentCheck?
+
     /// Reads a session, lets `body` decide, and applies its decision, all at once: no other update of the same session
     /// runs in between.
     /// - Returns: `body`'s result.
@@ -109,6 +118,13 @@ struct ServerSessionStoreError: Error, CustomStringConvertible, Equatable {
 }
 
 extension ServerSessionStore {
+    func deferredStanding(
+        of id: String, userID: User.ID, accessJTI: String,
+        verify: @escaping @Sendable (ServerSessionStanding) throws -> Void
+    ) -> PostgresDocumentCheck? {
+        nil
+    }
+
     func standing(of id: String, userID: User.ID, accessJTI: String) async throws -> ServerSessionStanding {
         guard let session = try await session(id), session.userID == userID else { return .ended }
         return session.expiredAccessJTIs.contains(accessJTI) ? .accessExpired : .current

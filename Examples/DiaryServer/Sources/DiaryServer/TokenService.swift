@@ -1,3 +1,4 @@
+@_spi(Storage) import DiaryPostgres
 import Crypto
 import DiarySDK
 import Foundation
@@ -70,9 +71,66 @@ final class TokenService: Sendable {
         return pair
     }
 
+    /// An access token whose signature and expiry were verified, and whose session either was checked too or is
+    /// checked with the request's storage (``checkingTheSession(_:)``).
+    struct VerifiedAccess: Sendable {
+        var userID: User.ID
+        var sid: String
+        /// The session check still to settle: carried by the request's first storage transaction.
+        var sessionCheck: PostgresDocumentCheck?
+
+        /// Runs `body` with the session check pending, then settles it if no storage transaction did: `body`'s
+        /// result is returned, or its error thrown, only when the session is current; otherwise the check's error.
+        func checkingTheSession<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {
+            guard let sessionCheck else { return try await body() }
+            let result: Result
+            do {
+                result = try await PostgresDocumentCheck.$pending.withValue(sessionCheck) { try await body() }
+            } catch {
+                try await sessionCheck.settle()
+                throw error
+            }
+            try await sessionCheck.settle()
+            return result
+        }
+    }
+
     /// The user an access token speaks for.
+    /// - Parameter deferringTheSessionCheck: Leave the session check to the request's storage when the session
+    ///   store can (``ServerSessionStore/deferredStanding(of:userID:accessJTI:verify:)``); the caller then runs the
+    ///   request through ``VerifiedAccess/checkingTheSession(_:)``.
+    /// - Throws: `.unauthenticated` for a malformed, forged, expired or revoked token.
+    func verifyAccess(_ token: String, deferringTheSessionCheck: Bool) async throws -> VerifiedAccess {
+        let claims = try verifiedAccessClaims(token)
+        guard let userID = User.ID(claims.sub) else { throw Self.ended }
+        if deferringTheSessionCheck,
+            let check = sessions.deferredStanding(
+                of: claims.sid, userID: userID, accessJTI: claims.jti, verify: { try Self.require($0) })
+        {
+            return VerifiedAccess(userID: userID, sid: claims.sid, sessionCheck: check)
+        }
+        try Self.require(try await sessions.standing(of: claims.sid, userID: userID, accessJTI: claims.jti))
+        return VerifiedAccess(userID: userID, sid: claims.sid)
+    }
+
+    /// The user an access token speaks for, its session checked.
     /// - Throws: `.unauthenticated` for a malformed, forged, expired or revoked token.
     func verifyAccess(_ token: String) async throws -> (userID: User.ID, sid: String) {
+        let verified = try await verifyAccess(token, deferringTheSessionCheck: false)
+        return (verified.userID, verified.sid)
+    }
+
+    /// Throws unless a session stands for the token.
+    private static func require(_ standing: ServerSessionStanding) throws {
+        switch standing {
+        case .current: return
+        case .accessExpired: throw Self.expiredAccess
+        case .ended: throw Self.ended
+        }
+    }
+
+    /// The claims of an access token whose signature and expiry hold (a cache spares verifying one seen before).
+    private func verifiedAccessClaims(_ token: String) throws -> Claims {
         let claims: Claims
         if let known = verifiedAccess.withLock({ $0[token] }) {
             guard TimeInterval(known.exp) > Date().timeIntervalSince1970 else { throw Self.expiredAccess }
@@ -84,12 +142,7 @@ final class TokenService: Sendable {
                 verified[token] = claims
             }
         }
-        guard let userID = User.ID(claims.sub) else { throw Self.ended }
-        switch try await sessions.standing(of: claims.sid, userID: userID, accessJTI: claims.jti) {
-        case .current: return (userID, claims.sid)
-        case .accessExpired: throw Self.expiredAccess
-        case .ended: throw Self.ended
-        }
+        return claims
     }
 
     /// Rotates a refresh token into a new pair. Presenting the token rotated away last, within the grace period,

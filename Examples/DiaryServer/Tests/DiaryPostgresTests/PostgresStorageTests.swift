@@ -256,6 +256,78 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test func aDocumentCheckRidesOnTheFirstBatchedReadAndAFailingOneCommitsNothing() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            let sessions = try await storage.documentTable(named: "checked_sessions")
+            try await sessions.insert(id: "s1", owner: "alice", state: #"{"expired":["old"]}"#)
+            func check(_ id: String, _ element: String) -> PostgresDocumentCheck {
+                PostgresDocumentCheck(table: sessions, id: id, arrayMember: "expired", element: element) { found in
+                    guard let found, found.owner == "alice", !found.holds else { throw DiaryError(.unauthenticated, "refused: \(String(describing: found))") }
+                }
+            }
+            func expectRefused(_ error: DiaryError?, sourceLocation: SourceLocation = #_sourceLocation) {
+                #expect(error?.code == .unauthenticated, sourceLocation: sourceLocation)
+                #expect(error?.message.hasPrefix("refused") == true, "\(String(describing: error))", sourceLocation: sourceLocation)
+            }
+            try await storage.write("test.seed") { try await $0.put(Rows.user(1)) }
+
+            // Passing: the check goes with the batch, so the read is BEGIN, one statement, COMMIT.
+            let passing = check("s1", "current")
+            let log = SQLStatementLog()
+            let users = try await SQLStatementLog.$current.withValue(log) {
+                try await PostgresDocumentCheck.$pending.withValue(passing) {
+                    try await storage.read("test.read") { try await $0.records([.user(Rows.id(1)), .user(Rows.id(2))]) }
+                }
+            }
+            #expect(users.count == 1)
+            #expect(passing.isSettled)
+            #expect(log.allStatements.count == 3, "\(log.allStatements.joined(separator: "\n"))")
+            #expect(log.allStatements[1].contains("checked_sessions"))
+            try await passing.settle()
+
+            // A read that reads no batch checks before COMMIT, on the same connection.
+            let unbatched = check("s1", "current")
+            let plain = SQLStatementLog()
+            _ = try await SQLStatementLog.$current.withValue(plain) {
+                try await PostgresDocumentCheck.$pending.withValue(unbatched) {
+                    try await storage.read("test.read") { try await $0.record(.user(Rows.id(1))) }
+                }
+            }
+            #expect(unbatched.isSettled)
+            #expect(plain.allStatements.count == 4, "\(plain.allStatements.joined(separator: "\n"))")
+
+            // Failing (an expired element, an absent document, another owner's): the body's reads are not
+            // answered, its writes are not committed, and a broken rule is not what the caller hears.
+            for failing in [check("s1", "old"), check("s2", "current")] {
+                expectRefused(await #expect(throws: DiaryError.self) {
+                    try await PostgresDocumentCheck.$pending.withValue(failing) {
+                        try await storage.read("test.read") { try await $0.records([.user(Rows.id(1))]) }
+                    }
+                })
+                expectRefused(await #expect(throws: DiaryError.self) {
+                    try await PostgresDocumentCheck.$pending.withValue(failing) {
+                        try await storage.write("test.write") { transaction in
+                            try await transaction.put(Rows.user(3))
+                            throw DiaryError(.forbidden, "a rule the caller must not hear about")
+                        }
+                    }
+                })
+                expectRefused(await #expect(throws: DiaryError.self) { try await failing.settle() })
+            }
+            let unchecked = check("s3", "current")
+            expectRefused(await #expect(throws: DiaryError.self) {
+                try await PostgresDocumentCheck.$pending.withValue(unchecked) {
+                    try await storage.write("test.write") { transaction in
+                        try await transaction.put(Rows.user(4))
+                        try await transaction.put(Rows.user(5))
+                    }
+                }
+            })
+            let kept = try await storage.read("test.get") { try await $0.records([3, 4, 5].map { .user(Rows.id($0)) }) }
+            #expect(kept.isEmpty, "\(kept)")
+        }
+    }
+
     @Test func aRemovalOfARowTheWriteFoundAbsentSendsNothing() async throws {
         try await PostgresTestDatabase.withStorage { storage in
             let log = SQLStatementLog()
