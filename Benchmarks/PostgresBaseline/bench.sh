@@ -7,7 +7,9 @@
 # Each round runs every route on every server (the servers' order rotating from round to round); after each create
 # phase the posts it made are deleted again and the tables vacuumed (PostgreSQL), so every round reads the same data
 # without the dead rows of thousands of deletes at the newest end of every listing, which autovacuum leaves for
-# long at 1,000,000 posts (its threshold is a fifth of the table). Server CPU per
+# long at 1,000,000 posts (its threshold is a fifth of the table); the same VACUUM analyses them, so the inserts and
+# deletes of create phases never set off autoanalyze of a 1,000,000-row table in the middle of a later phase (its
+# threshold is a tenth of the table: about once in three create phases). Server CPU per
 # request is utime+stime from /proc/<pid>/stat around the phase, for the server and for the whole PostgreSQL
 # cluster; RSS (VmRSS, VmHWM) is read at the end.
 #
@@ -219,7 +221,7 @@ delete_created() {
 CREATE TEMP TABLE created AS SELECT key FROM public.ls_posts_by_author_created_at WHERE partition = '${VIEWER_OF[$POSTS]}';
 SELECT format('DELETE FROM public.%I WHERE key IN (SELECT key FROM created)', tablename) FROM pg_tables
 WHERE schemaname = 'public' AND (tablename LIKE 'ls\_%' OR tablename LIKE 'ix\_%' OR tablename = 'row_post') \gexec
-SELECT format('VACUUM public.%I', tablename) FROM pg_tables
+SELECT format('VACUUM (ANALYZE) public.%I', tablename) FROM pg_tables
 WHERE schemaname = 'public' AND (tablename LIKE 'ls\_%' OR tablename LIKE 'ix\_%' OR tablename = 'row_post') \gexec
 EOF
 }

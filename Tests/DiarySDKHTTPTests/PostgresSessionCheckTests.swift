@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// On PostgreSQL a request's session is checked with the first read of its first storage transaction rather than
-/// before it (docs/Deploying.md, "What a request costs"). Whatever the route, a session ended on one server must
+/// before it (docs/Deploying.md, §3). Whatever the route, a session ended on one server must
 /// still be refused at once on the other, before any rule speaks and with nothing written.
 @Suite("A session ended on one server is refused on the other by every kind of route",
        .enabled(if: PostgresReferenceServer.shouldRun, "needs DIARY_TEST_DATABASE_URL (scripts/postgres.sh start)"))
@@ -54,6 +54,9 @@ struct PostgresSessionCheckTests {
                 ("PATCH", "/v1/posts/\(alices)", Data(#"{"title":"   "}"#.utf8), [:]),
                 ("PUT", "/v1/posts/\(bobs)/like", nil, [:]),
                 ("DELETE", "/v1/posts/\(alices)", nil, [:]),
+                // A body the route refuses (415) and the change stream, checked before it starts anything.
+                ("POST", "/v1/posts", Data("plain text".utf8), ["Content-Type": "text/plain"]),
+                ("GET", "/v1/changes", nil, [:]),
             ]
             for (method, path, body, headers) in requests {
                 let reply = try await two.send(method, path, body: body, token: alice, headers: headers)

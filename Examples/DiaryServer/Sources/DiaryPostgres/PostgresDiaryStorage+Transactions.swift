@@ -38,7 +38,7 @@ extension PostgresDiaryStorage {
                     // A task whose document check fails hears that, not which rule the body broke.
                     try await settleDocumentCheck(on: connection)
                 } catch where !DiaryError.isPostgresFailure(error) {
-                    try await commit(connection)
+                    await rollBack(connection)
                     throw RuleFailure(error: error)
                 }
                 try await commit(connection)

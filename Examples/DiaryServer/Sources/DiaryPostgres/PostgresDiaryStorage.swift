@@ -187,6 +187,8 @@ public final class PostgresDiaryStorage: DiaryStorage {
                     // The connection goes back to the pool while this writer waits.
                     logger.debug("write conflicted; running it again", metadata: ["operation": "\(operation)", "attempt": "\(attempt)"])
                     metrics.retried()
+                    // What the failed attempt read is not to be trusted, the task's document check included.
+                    PostgresDocumentCheck.pending?.reopenAfterFailedAttempt()
                     try await Task.sleep(for: Self.backOff(afterAttempt: attempt))
                     attempt += 1
                 }

@@ -8,11 +8,12 @@ import PostgresNIO
 /// anything it does is committed or answered, read with the task's first batched read instead of as a statement of
 /// its own: a server checks the session of every request this way, saving a round trip and a connection lease.
 ///
-/// While ``pending`` is set for a task, the store:
-/// - adds the check to the first ``StorageReadBatch`` the task reads in a transaction, and runs `verify` on what it
-///   finds; a `verify` that throws fails that read, so the body stops there;
+/// While ``pending`` is set for a task and the check is not settled, the store:
+/// - adds the check to the next ``StorageReadBatch`` the task reads in a transaction, and runs `verify` on what it
+///   finds; a `verify` that throws fails that read, so a body that does not catch the error stops there;
 /// - otherwise runs it on the transaction's connection before `COMMIT` (and before a body's error is reported, so a
-///   caller that fails the check learns nothing else).
+///   caller that fails the check learns nothing else), and rolls back when it fails;
+/// - reads it again after a write attempt that failed to commit and is retried.
 ///
 /// What the task does outside a transaction of the store is not covered: the caller settles the check itself, with
 /// ``settle()``, before any such effect and before it answers.
@@ -85,6 +86,15 @@ public final class PostgresDocumentCheck: Sendable {
         let rows = try await connection.rows(statement, logger: logger, decode: { try $0.decode((String, Bool).self) })
         for try await (owner, holds) in rows { found = (owner, holds) }
         try record(found)
+    }
+
+    /// Makes a passed check pending again, to be read anew: after a transaction that read it failed to commit
+    /// (PostgreSQL does not vouch for what a `SERIALIZABLE` transaction that then failed read). A failed check stays
+    /// failed.
+    func reopenAfterFailedAttempt() {
+        state.withLockedValue { state in
+            if case .passed = state { state = .pending }
+        }
     }
 
     /// `true` when passed, `nil` when still pending; throws the failure of a failed check.

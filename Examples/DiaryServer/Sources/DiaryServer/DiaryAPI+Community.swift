@@ -36,19 +36,19 @@ extension DiaryAPI {
             try await call.engine.delete(try call.id("postID", Post.self))
             return .noContent
         }
-        route(router, .get, "/v1/posts/:postID") { call in
+        engineRoute(router, .get, "/v1/posts/:postID") { call in
             try .ok(try await call.engine.post(try call.id("postID", Post.self)))
         }
-        route(router, .get, "/v1/feed") { call in
+        engineRoute(router, .get, "/v1/feed") { call in
             try .ok(try await call.engine.feed(page: try call.page()))
         }
-        route(router, .get, "/v1/me/posts") { call in
+        engineRoute(router, .get, "/v1/me/posts") { call in
             try .ok(try await call.engine.posts(by: nil, page: try call.page()))
         }
-        route(router, .get, "/v1/users/:userID/posts") { call in
+        engineRoute(router, .get, "/v1/users/:userID/posts") { call in
             try .ok(try await call.engine.posts(by: try call.id("userID", User.self), page: try call.page()))
         }
-        route(router, .get, "/v1/posts/search") { call in
+        engineRoute(router, .get, "/v1/posts/search") { call in
             let search = PostSearch(text: call.query("text") ?? "", tags: call.queryAll("tag"))
             return try .ok(try await call.engine.search(search, page: try call.page()))
         }
@@ -58,10 +58,10 @@ extension DiaryAPI {
         engineRoute(router, .delete, "/v1/posts/:postID/like") { call in
             try .ok(try await call.engine.unlike(try call.id("postID", Post.self)))
         }
-        route(router, .get, "/v1/me/likes") { call in
+        engineRoute(router, .get, "/v1/me/likes") { call in
             try .ok(try await call.engine.likedPosts(by: nil, page: try call.page()))
         }
-        route(router, .get, "/v1/users/:userID/likes") { call in
+        engineRoute(router, .get, "/v1/users/:userID/likes") { call in
             try .ok(try await call.engine.likedPosts(by: try call.id("userID", User.self), page: try call.page()))
         }
         registerComments(router)
@@ -79,10 +79,10 @@ extension DiaryAPI {
             try await call.engine.deleteComment(try call.id("commentID", Comment.self))
             return .noContent
         }
-        route(router, .get, "/v1/diaries/:diaryID/comments") { call in
+        engineRoute(router, .get, "/v1/diaries/:diaryID/comments") { call in
             try .ok(try await call.engine.comments(on: .diary(try call.id("diaryID", Diary.self)), page: try call.page()))
         }
-        route(router, .get, "/v1/posts/:postID/comments") { call in
+        engineRoute(router, .get, "/v1/posts/:postID/comments") { call in
             try .ok(try await call.engine.comments(on: .post(try call.id("postID", Post.self)), page: try call.page()))
         }
     }
@@ -96,13 +96,13 @@ extension DiaryAPI {
             try await call.engine.unfollow(try call.id("userID", User.self))
             return .noContent
         }
-        route(router, .get, "/v1/users/:userID/followers") { call in
+        engineRoute(router, .get, "/v1/users/:userID/followers") { call in
             try .ok(try await call.engine.followers(of: try call.id("userID", User.self), page: try call.page()))
         }
-        route(router, .get, "/v1/users/:userID/following") { call in
+        engineRoute(router, .get, "/v1/users/:userID/following") { call in
             try .ok(try await call.engine.following(of: try call.id("userID", User.self), page: try call.page()))
         }
-        route(router, .get, "/v1/users/:userID/relationship") { call in
+        engineRoute(router, .get, "/v1/users/:userID/relationship") { call in
             try .ok(try await call.engine.relationship(with: try call.id("userID", User.self)))
         }
         engineRoute(router, .put, "/v1/users/:userID/block", body: .empty) { call in
@@ -124,17 +124,17 @@ extension DiaryAPI {
         engineRoute(router, .delete, "/v1/me/author-blocks") { call in
             try .ok(Wrapped(value: try await call.engine.unblockAnonymousAuthors()))
         }
-        route(router, .get, "/v1/me/blocked") { call in
+        engineRoute(router, .get, "/v1/me/blocked") { call in
             try .ok(try await call.engine.blockedUsers(page: try call.page()))
         }
         engineRoute(router, .post, "/v1/reports") { call in
             let body = try call.decode(ReportBody.self)
             return try .created(try await call.engine.report(body.target, reason: body.reason, detail: body.detail))
         }
-        route(router, .get, "/v1/notifications") { call in
+        engineRoute(router, .get, "/v1/notifications") { call in
             try .ok(try await call.engine.notifications(page: try call.page()))
         }
-        route(router, .get, "/v1/notifications/unread-count") { call in
+        engineRoute(router, .get, "/v1/notifications/unread-count") { call in
             try .ok(Wrapped(value: try await call.engine.unreadCount()))
         }
         engineRoute(router, .post, "/v1/notifications/:notificationID/read", body: .empty) { call in

@@ -31,10 +31,10 @@ extension DiaryAPI {
         engineRoute(router, .put, "/v1/diaries/:diaryID/favourite") { call in
             try .ok(try await call.engine.setFavourite(try call.id("diaryID", Diary.self), try call.decode(FlagBody.self).value))
         }
-        route(router, .get, "/v1/diaries/:diaryID") { call in
+        engineRoute(router, .get, "/v1/diaries/:diaryID") { call in
             try .ok(try await call.engine.entry(try call.id("diaryID", Diary.self)))
         }
-        route(router, .get, "/v1/diaries") { call in
+        engineRoute(router, .get, "/v1/diaries") { call in
             var query = DiaryQuery(
                 authorID: try call.queryID("authorID", User.self), bookID: try call.queryID("bookID", DiaryBook.self),
                 favouritesOnly: call.queryFlag("favouritesOnly"), includeHidden: call.queryFlag("includeHidden"),
@@ -49,12 +49,12 @@ extension DiaryAPI {
             }
             return try .ok(try await call.engine.entries(query, page: try call.page()))
         }
-        route(router, .get, "/v1/calendar/:month") { call in
+        engineRoute(router, .get, "/v1/calendar/:month") { call in
             let text = call.context.parameters.get("month") ?? ""
             guard let month = YearMonth(text) else { throw DiaryError.invalid("month", .invalidFormat, "'\(text)' is not yyyy-MM") }
             return try .ok(try await call.engine.calendar(month, of: try call.queryID("userID", User.self)))
         }
-        route(router, .get, "/v1/streak") { call in
+        engineRoute(router, .get, "/v1/streak") { call in
             try .ok(try await call.engine.streak(of: try call.queryID("userID", User.self)))
         }
         registerBooks(router)
@@ -71,13 +71,13 @@ extension DiaryAPI {
             try await call.engine.deleteBook(try call.id("bookID", DiaryBook.self))
             return .noContent
         }
-        route(router, .get, "/v1/books/:bookID") { call in
+        engineRoute(router, .get, "/v1/books/:bookID") { call in
             try .ok(try await call.engine.book(try call.id("bookID", DiaryBook.self)))
         }
-        route(router, .get, "/v1/books") { call in
+        engineRoute(router, .get, "/v1/books") { call in
             try .ok(try await call.engine.books(page: try call.page()))
         }
-        route(router, .get, "/v1/books/:bookID/invite-code") { call in
+        engineRoute(router, .get, "/v1/books/:bookID/invite-code") { call in
             try .ok(Wrapped(value: try await call.engine.inviteCode(for: try call.id("bookID", DiaryBook.self))))
         }
         engineRoute(router, .post, "/v1/books/:bookID/invite-code/rotate", body: .empty) { call in
@@ -94,7 +94,7 @@ extension DiaryAPI {
             try await call.engine.removeMember(try call.id("userID", User.self), from: try call.id("bookID", DiaryBook.self))
             return .noContent
         }
-        route(router, .get, "/v1/books/:bookID/members") { call in
+        engineRoute(router, .get, "/v1/books/:bookID/members") { call in
             try .ok(try await call.engine.members(of: try call.id("bookID", DiaryBook.self)))
         }
         engineRoute(router, .post, "/v1/books/:bookID/nudge", body: .empty) { call in

@@ -31,32 +31,32 @@ struct DiaryAPI: Sendable {
     /// The longest `Idempotency-Key` accepted.
     static let maximumIdempotencyKeyLength = 255
 
-    /// When a request's session is checked (its access token's signature and expiry are always checked first).
+    /// When a request's session is checked (its access token's signature and expiry are always checked first,
+    /// before the body is read).
     enum SessionCheck: Sendable {
-        /// Before the handler runs.
+        /// Before the body is read and the handler runs.
         case first
         /// With the first read of the handler's first storage transaction, on a store that can (PostgreSQL), so
-        /// it costs no statement of its own: in any case before anything is committed or answered
-        /// (``TokenService/VerifiedAccess``). Only for a handler whose effects are all the engine's storage
-        /// transactions.
+        /// it costs no statement of its own; in any case before that transaction commits and before the server
+        /// answers, the session's refusal replacing any other answer (``TokenService/VerifiedAccess``). Only for a
+        /// handler whose effects are all the engine's storage transactions (``engineRoute(_:_:_:body:_:)``).
         case withStorage
     }
 
     /// Registers one route.
     /// - Parameters:
-    ///   - auth: Whether the route needs an access token; it is checked before the body is read.
+    ///   - auth: Whether the route needs an access token; its signature and expiry are checked before the body is
+    ///     read.
     ///   - body: What the route reads from the body; `nil` is `.empty` for `GET` and `DELETE`, `.json` otherwise.
     ///   - rateLimited: Whether the route draws on the client's `authRateLimit` bucket (before anything else).
-    ///   - sessionCheck: When the session is checked; `nil` is `.withStorage` for `GET` (which changes nothing),
-    ///     `.first` otherwise.
+    ///   - sessionCheck: When the session is checked.
     func route(
         _ router: Router<DiaryRequestContext>, _ method: HTTPRequest.Method, _ path: RouterPath, auth: Bool = true,
-        body: BodyPolicy? = nil, rateLimited: Bool = false, sessionCheck: SessionCheck? = nil,
+        body: BodyPolicy? = nil, rateLimited: Bool = false, sessionCheck: SessionCheck = .first,
         _ handler: @escaping Handler
     ) {
         let registered = RegisteredRoute(method: method.rawValue, path: path.description, isPublic: !auth)
         let policy = body ?? (method == .get || method == .delete ? .empty : .json)
-        let sessionCheck = sessionCheck ?? (method == .get ? .withStorage : .first)
         routes.withLock { $0.append(registered) }
         router.on(path, method: method) { request, context in
             if rateLimited, let refusal = await authRateLimit.refusal(for: request, context) {
@@ -66,8 +66,8 @@ struct DiaryAPI: Sendable {
         }
     }
 
-    /// Registers a route whose handler acts only through `call.engine`: its session check rides on the engine's
-    /// first storage transaction (``SessionCheck/withStorage``).
+    /// Registers a route whose handler acts only through `call.engine` (no task, stream, file or session of its
+    /// own): its session check rides on the engine's first storage transaction (``SessionCheck/withStorage``).
     func engineRoute(
         _ router: Router<DiaryRequestContext>, _ method: HTTPRequest.Method, _ path: RouterPath,
         body: BodyPolicy? = nil, _ handler: @escaping Handler
@@ -149,10 +149,10 @@ struct DiaryAPI: Sendable {
                 fail = true
             }
         }
+        var verified: TokenService.VerifiedAccess?
         do {
             var userID: User.ID?
             var sessionID: String?
-            var verified: TokenService.VerifiedAccess?
             let idempotencyKey = request.method == .get ? nil : request.headers[HTTPField.Name("Idempotency-Key")!]
             if !route.isPublic {
                 guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
@@ -201,6 +201,14 @@ struct DiaryAPI: Sendable {
             if case .response(let response) = reply { return .stream(response) }
             return .complete(Self.stored(reply), replayed: false)
         } catch {
+            // A request whose session has ended hears that, whatever else went wrong (a body refused, say).
+            if let verified {
+                do {
+                    try await verified.settleTheSession()
+                } catch {
+                    return .complete(Self.stored(DiaryError.wrapping(error)), replayed: false)
+                }
+            }
             return .complete(Self.stored(DiaryError.wrapping(error)), replayed: false)
         }
     }

@@ -79,6 +79,13 @@ final class TokenService: Sendable {
         /// The session check still to settle: carried by the request's first storage transaction.
         var sessionCheck: PostgresDocumentCheck?
 
+        /// Settles the session check now unless something has: what a request that failed before its handler ran
+        /// (a refused body, say) does, so that an ended session is what it hears.
+        /// - Throws: `.unauthenticated` when the session has ended, or the database's error.
+        func settleTheSession() async throws {
+            try await sessionCheck?.settle()
+        }
+
         /// Runs `body` with the session check pending, then settles it if no storage transaction did: `body`'s
         /// result is returned, or its error thrown, only when the session is current; otherwise the check's error.
         func checkingTheSession<Result: Sendable>(_ body: () async throws -> Result) async throws -> Result {

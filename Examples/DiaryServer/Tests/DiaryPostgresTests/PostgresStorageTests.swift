@@ -260,6 +260,7 @@ struct PostgresStorageTests {
         try await PostgresTestDatabase.withStorage { storage in
             let sessions = try await storage.documentTable(named: "checked_sessions")
             try await sessions.insert(id: "s1", owner: "alice", state: #"{"expired":["old"]}"#)
+            try await sessions.insert(id: "s9", owner: "bob", state: #"{"expired":[]}"#)
             func check(_ id: String, _ element: String) -> PostgresDocumentCheck {
                 PostgresDocumentCheck(table: sessions, id: id, arrayMember: "expired", element: element) { found in
                     guard let found, found.owner == "alice", !found.holds else { throw DiaryError(.unauthenticated, "refused: \(String(describing: found))") }
@@ -298,7 +299,7 @@ struct PostgresStorageTests {
 
             // Failing (an expired element, an absent document, another owner's): the body's reads are not
             // answered, its writes are not committed, and a broken rule is not what the caller hears.
-            for failing in [check("s1", "old"), check("s2", "current")] {
+            for failing in [check("s1", "old"), check("s2", "current"), check("s9", "current")] {
                 expectRefused(await #expect(throws: DiaryError.self) {
                     try await PostgresDocumentCheck.$pending.withValue(failing) {
                         try await storage.read("test.read") { try await $0.records([.user(Rows.id(1))]) }
@@ -314,6 +315,26 @@ struct PostgresStorageTests {
                 })
                 expectRefused(await #expect(throws: DiaryError.self) { try await failing.settle() })
             }
+            // A fresh failing check carried by a write's batched read: the write stops there and keeps nothing.
+            let carried = check("s9", "current")
+            expectRefused(await #expect(throws: DiaryError.self) {
+                try await PostgresDocumentCheck.$pending.withValue(carried) {
+                    try await storage.write("test.write") { transaction in
+                        try await transaction.put(Rows.user(3))
+                        _ = try await transaction.records([.user(Rows.id(1))])
+                        try await transaction.put(Rows.user(4))
+                    }
+                }
+            })
+            // A verdict read by a write attempt that then failed to commit is read again; a failure stands.
+            let reopened = check("s1", "current")
+            try await reopened.settle()
+            reopened.reopenAfterFailedAttempt()
+            #expect(!reopened.isSettled)
+            let refused = check("s2", "current")
+            expectRefused(await #expect(throws: DiaryError.self) { try await refused.settle() })
+            refused.reopenAfterFailedAttempt()
+            #expect(refused.isSettled)
             let unchecked = check("s3", "current")
             expectRefused(await #expect(throws: DiaryError.self) {
                 try await PostgresDocumentCheck.$pending.withValue(unchecked) {
