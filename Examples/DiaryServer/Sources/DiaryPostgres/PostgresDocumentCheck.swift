@@ -72,13 +72,13 @@ public final class PostgresDocumentCheck: Sendable {
     /// every time it is asked again.
     /// - Throws: `verify`'s error, or ``DiaryError`` when the database refuses.
     public func settle() async throws {
-        if try outcome() != nil { return }
+        if try settledVerdict() { return }
         try record(try await table.owner(id: id, arrayMember: arrayMember, holds: element))
     }
 
     /// Settles the check on `connection`, inside its transaction, unless it is settled already.
     func settle(on connection: PostgresConnection, logger: Logger) async throws {
-        guard try outcome() == nil else { return }
+        if try settledVerdict() { return }
         var statement = SQLStatement()
         table.appendOwnerSelect(to: &statement, id: id, arrayMember: arrayMember, holds: element)
         SQLStatementLog.current?.append(statement)
@@ -97,10 +97,10 @@ public final class PostgresDocumentCheck: Sendable {
         }
     }
 
-    /// `true` when passed, `nil` when still pending; throws the failure of a failed check.
-    private func outcome() throws -> Bool? {
+    /// Whether the check has passed (`false` while it is pending); throws the failure of a failed check.
+    private func settledVerdict() throws -> Bool {
         switch state.withLockedValue({ $0 }) {
-        case .pending: return nil
+        case .pending: return false
         case .passed: return true
         case .failed(let error): throw error
         }
@@ -125,11 +125,8 @@ public final class PostgresDocumentCheck: Sendable {
     /// Appends the check as one more `(part, sub, text, count)` select of a batched read, its part `-1`: the owner,
     /// and 1 when the array holds the element.
     func appendBatchSelect(to statement: inout SQLStatement) {
-        statement.append("SELECT -1, 0, owner, CASE WHEN coalesce(state->")
-        statement.bind(arrayMember)
-        statement.append(" ? ")
-        statement.bind(element)
-        statement.append(", false) THEN 1 ELSE 0 END::bigint FROM \(table.table) WHERE id = ")
-        statement.bind(id)
+        statement.append("SELECT -1, 0, o.owner, o.holds::int::bigint FROM (")
+        table.appendOwnerSelect(to: &statement, id: id, arrayMember: arrayMember, holds: element)
+        statement.append(") o")
     }
 }

@@ -84,7 +84,7 @@ public struct PostgresDocumentTable: Sendable {
         statement.bind(member)
         statement.append(" ? ")
         statement.bind(element)
-        statement.append(", false) FROM \(table) WHERE id = ")
+        statement.append(", false) AS holds FROM \(table) WHERE id = ")
         statement.bind(id)
     }
 
