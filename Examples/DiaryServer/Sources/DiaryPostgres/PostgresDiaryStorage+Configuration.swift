@@ -18,6 +18,34 @@ extension PostgresDiaryStorage {
         /// How long ``PostgresDiaryStorage/connect(configuration:logger:)`` waits for the database before it gives
         /// up with ``DiaryError/Code/unavailable`` (the pool itself retries connecting for longer).
         public var startupTimeout: Duration
+        /// Run-time parameters every connection of the pool starts with (sent in PostgreSQL's startup message), on
+        /// top of ``client``'s own `options.additionalStartupParameters`, which win for a parameter both name.
+        ///
+        /// By default (``defaultSessionParameters``) the store's statements keep one plan each per connection:
+        /// - `plan_cache_mode = force_generic_plan`: a prepared statement is planned once, without its values, and
+        ///   never planned again for them. Left to choose, PostgreSQL planned an author's page at 1,000,000 posts
+        ///   for its values at every call (its generic plan, parallel for a `LIMIT` it could not see, cost more on
+        ///   paper), which was 40 % of the statement's time and made its p99 grow with the data
+        ///   (docs/PERFORMANCE.md). A statement whose best plan does depend on its values (a search) writes them
+        ///   into its text and is planned for them each time.
+        /// - `max_parallel_workers_per_gather = 0`: no parallel plans. A page reads tens of rows; with the pool's
+        ///   connections already sharing the machine's cores, a parallel worker only adds start-up cost and moves
+        ///   the plan a page gets.
+        /// - `jit = off`: no JIT compilation. PostgreSQL compiles a statement whose plan costs more than
+        ///   `jit_above_cost`, and a page's generic plan, costed for a tenth of a listing, does at 1,000,000 posts:
+        ///   7 ms of compiling for a 0.1 ms read, at every run (measured with `EXPLAIN ANALYZE`).
+        ///
+        /// A connection pooler in front of PostgreSQL must pass these on (PgBouncer: not list them in
+        /// `ignore_startup_parameters`, or set them on the database with `ALTER DATABASE … SET` and empty this).
+        public var sessionParameters: [(String, String)]
+
+        /// The parameters the store's connections start with unless told otherwise: generic plans, no parallel
+        /// query, no JIT (``sessionParameters``).
+        public static let defaultSessionParameters: [(String, String)] = [
+            ("plan_cache_mode", "force_generic_plan"),
+            ("max_parallel_workers_per_gather", "0"),
+            ("jit", "off"),
+        ]
 
         /// A configuration.
         /// - Parameters:
@@ -26,15 +54,26 @@ extension PostgresDiaryStorage {
         ///   - writeAttempts: How many times a write is tried in all (at least 1).
         ///   - changePollInterval: How often to read the change log.
         ///   - startupTimeout: How long connecting may take.
+        ///   - sessionParameters: Run-time parameters each connection starts with.
         public init(
             client: PostgresClient.Configuration, schema: String = "diary", writeAttempts: Int = 25,
-            changePollInterval: Duration = .milliseconds(250), startupTimeout: Duration = .seconds(30)
+            changePollInterval: Duration = .milliseconds(250), startupTimeout: Duration = .seconds(30),
+            sessionParameters: [(String, String)] = Configuration.defaultSessionParameters
         ) {
             self.client = client
             self.schema = schema
             self.writeAttempts = max(1, writeAttempts)
             self.changePollInterval = changePollInterval
             self.startupTimeout = startupTimeout
+            self.sessionParameters = sessionParameters
+        }
+
+        /// ``client`` with ``sessionParameters`` added to its startup parameters (those it names itself stay).
+        var clientWithSessionParameters: PostgresClient.Configuration {
+            var client = self.client
+            let named = Set(client.options.additionalStartupParameters.map(\.0))
+            client.options.additionalStartupParameters += sessionParameters.filter { !named.contains($0.0) }
+            return client
         }
 
         /// A configuration from a URL, `postgres://user[:password]@host[:port]/database[?sslmode=…]`.

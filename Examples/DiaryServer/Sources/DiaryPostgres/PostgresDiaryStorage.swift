@@ -63,7 +63,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
         configuration: Configuration, logger: Logger = Logger(label: "diary.postgres")
     ) async throws -> PostgresDiaryStorage {
         let layout = try PostgresSchemaLayout(schema: configuration.schema)
-        let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        let client = PostgresClient(configuration: configuration.clientWithSessionParameters, backgroundLogger: logger)
         let run = Task { await client.run() }
         do {
             // The deadline is for reaching the database; a migration that back-fills a large table, or waits for

@@ -28,8 +28,16 @@ extension PostgresReader {
     private func searchStatement(_ query: PostTextQuery, selecting columns: String, where filter: RowFilter) throws -> SQLStatement? {
         guard !query.words.contains(where: { $0.contains("\u{0}") }) else { return nil }
         let feed = try layout.listing(named: StorageSchema.feed.name)
+        // Planned for its words every time, its values written into its text (``SQLStatement/init(plannedForItsValues:)``):
+        // the best plan depends on how common the words are (a common word: walk the feed in order and stop at the
+        // page's end, ~1 ms at 10,000 posts; a rare one: the trigram index), which a plan made without the values
+        // cannot know. Prepared, PostgreSQL switched some connections to that plan (the trigram index for any word,
+        // 12–14 ms for a word in 10 % of the posts) once statistics moved, and search fell from 0.8× the bare handler
+        // to 0.33× (docs/PERFORMANCE.md). Its page size and position are literals too, so the plan knows how much of
+        // the feed a page reads. Unprepared, the statement texts are not kept either, so a search of many words
+        // bounds nothing.
         var statement = SQLStatement(
-            "SELECT \(columns) FROM \(layout.qualified(feed.table)) l JOIN \(layout.recordTable(.post)) r "
+            plannedForItsValues: "SELECT \(columns) FROM \(layout.qualified(feed.table)) l JOIN \(layout.recordTable(.post)) r "
                 + "ON r.key = l.key WHERE l.partition = ")
         statement.bind(Everything().postgresKeyText)
         for word in Set(query.words) where !word.isEmpty {
@@ -42,13 +50,6 @@ extension PostgresReader {
             statement.append("::text[]")
         }
         filter.appendSQL(to: &statement, alias: "l")
-        // Planned for its words every time, never prepared: the best plan depends on how common the words are (a
-        // common word: walk the feed in order and stop at the page's end, ~1 ms at 10,000 posts; a rare one: the
-        // trigram index), which a generic plan cannot know. Prepared, PostgreSQL switched some connections to the
-        // generic plan (the trigram index for any word, 12–14 ms for a word in 10 % of the posts) once statistics
-        // moved, and search fell from 0.8× the bare handler to 0.33× (docs/PERFORMANCE.md). Unprepared, the
-        // statement texts are not kept either, so a search of many words bounds nothing.
-        statement.isPrepared = false
         return statement
     }
 

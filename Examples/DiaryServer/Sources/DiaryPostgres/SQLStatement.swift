@@ -6,18 +6,30 @@ import PostgresNIO
 
 /// A statement being built: SQL text with `$n` placeholders, and the values bound to them.
 ///
-/// Values are only ever bound, never written into the text; identifiers come from ``SQLIdentifier``, which
-/// validates and quotes them.
+/// Values are bound, never written into the text, except in a statement planned for its values
+/// (``SQLStatement/init(plannedForItsValues:)``), where ``bind(_:)`` writes each value as a SQL literal
+/// (``SQLLiteral``); identifiers come from ``SQLIdentifier``, which validates and quotes them.
 struct SQLStatement: Sendable {
     private(set) var sql: String
     private(set) var bindings = PostgresBindings()
-    /// Whether it runs as a named prepared statement (``PreparedSQL``); `false` for a statement whose best plan
-    /// depends on its values (a search).
-    var isPrepared = true
+    /// Whether it runs as a named prepared statement (``PreparedSQL``) with its values bound; `false` for a statement
+    /// whose best plan depends on its values (a search), whose values are written into its text.
+    let isPrepared: Bool
 
-    /// A statement starting with `sql`.
+    /// A statement starting with `sql`, run prepared with its values bound. The store's connections always use the
+    /// plan PostgreSQL makes without the values (``PostgresDiaryStorage/Configuration/sessionParameters``), so the
+    /// plan of such a statement is chosen once per connection and never changes with the values.
     init(_ sql: String = "") {
         self.sql = sql
+        self.isPrepared = true
+    }
+
+    /// A statement starting with `sql` whose values are written into its text as literals, so PostgreSQL plans it
+    /// for those values at every run (how common a search's words are decides its best plan), and that is never
+    /// prepared: the store's connections plan a statement with bound values without them.
+    init(plannedForItsValues sql: String) {
+        self.sql = sql
+        self.isPrepared = false
     }
 
     /// Appends SQL text (never a value).
@@ -25,22 +37,102 @@ struct SQLStatement: Sendable {
         sql += text
     }
 
-    /// Binds a value and appends its placeholder.
+    /// Binds a value and appends its placeholder; in a statement planned for its values, appends it as a literal
+    /// instead when it has one (``SQLLiteral``).
     mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value) {
+        if !isPrepared, let literal = (value as? any SQLLiteral)?.sqlLiteral {
+            sql += literal
+            return
+        }
         bindings.append(value)
         sql += "$\(bindings.count)"
     }
 
-    /// Binds a value (or SQL `NULL`) and appends its placeholder.
+    /// Binds a value (or SQL `NULL`) and appends its placeholder (a literal in a statement planned for its values).
     mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?) {
-        bindings.append(value)
-        sql += "$\(bindings.count)"
+        guard let value else {
+            if !isPrepared {
+                sql += "NULL"
+            } else {
+                bindings.append(Value?.none)
+                sql += "$\(bindings.count)"
+            }
+            return
+        }
+        bind(value)
     }
 
     /// The statement as postgres-nio runs it.
     var query: PostgresQuery {
         PostgresQuery(unsafeSQL: sql, binds: bindings)
     }
+}
+
+/// A value that can be written into SQL text as a literal of its PostgreSQL type, for a statement planned for its
+/// values (``SQLStatement/init(plannedForItsValues:)``).
+///
+/// Text is written as an escape string, `E'…'`, with every `\` and `'` doubled, so its meaning does not depend on
+/// `standard_conforming_strings` (what libpq's `PQescapeLiteral` does too); text holding a NUL, which PostgreSQL
+/// text cannot hold, has no literal and is bound instead, where PostgreSQL refuses it.
+protocol SQLLiteral {
+    /// The literal, or `nil` when the value has none and must be bound.
+    var sqlLiteral: String? { get }
+    /// The PostgreSQL type of an array's element, for an empty array's literal.
+    static var sqlTypeName: String { get }
+}
+
+extension String: SQLLiteral {
+    var sqlLiteral: String? {
+        var literal = "E'"
+        literal.reserveCapacity(utf8.count + 4)
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\u{0}": return nil
+            case "\\": literal += "\\\\"
+            case "'": literal += "''"
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "'"
+    }
+
+    static var sqlTypeName: String { "text" }
+}
+
+extension Int64: SQLLiteral {
+    var sqlLiteral: String? { "(\(self))::bigint" }
+    static var sqlTypeName: String { "bigint" }
+}
+
+extension Int: SQLLiteral {
+    var sqlLiteral: String? { "(\(self))::bigint" }
+    static var sqlTypeName: String { "bigint" }
+}
+
+extension Bool: SQLLiteral {
+    var sqlLiteral: String? { self ? "true" : "false" }
+    static var sqlTypeName: String { "boolean" }
+}
+
+extension UUID: SQLLiteral {
+    // `EntityID.description`'s text: hex digits and dashes only.
+    var sqlLiteral: String? { "'\(postgresKeyText)'::uuid" }
+    static var sqlTypeName: String { "uuid" }
+}
+
+extension Array: SQLLiteral where Element: SQLLiteral {
+    var sqlLiteral: String? {
+        guard !isEmpty else { return "'{}'::\(Element.sqlTypeName)[]" }
+        var literal = "ARRAY["
+        for (index, element) in enumerated() {
+            guard let item = element.sqlLiteral else { return nil }
+            if index > 0 { literal += "," }
+            literal += item
+        }
+        return literal + "]::\(Element.sqlTypeName)[]"
+    }
+
+    static var sqlTypeName: String { Element.sqlTypeName + "[]" }
 }
 
 extension SQLStatement {

@@ -54,7 +54,34 @@ struct PostgresQueryPlanTests {
                 }
             }
             #expect(planned >= paths.count)
+            try await searchesArePlannedForTheirWords(on: storage)
         }
+    }
+
+    @Test func theStoresConnectionsKeepOnePlanPerStatementWithoutParallelWorkersOrJIT() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            // Every connection of the pool starts with the defaults (PostgresDiaryStorage.Configuration.sessionParameters).
+            for _ in 0..<3 {
+                let settings = try await Self.strings(on: storage, """
+                    SELECT current_setting('plan_cache_mode') || ' ' || current_setting('max_parallel_workers_per_gather') \
+                    || ' ' || current_setting('jit')
+                    """)
+                #expect(settings == ["force_generic_plan 0 off"])
+            }
+        }
+        // A parameter the client's own configuration names wins over the store's default.
+        var configuration = try PostgresTestDatabase.configuration(schema: PostgresTestDatabase.freshSchema())
+        configuration.client.options.additionalStartupParameters = [("plan_cache_mode", "auto")]
+        configuration.client.options.maximumConnections = 1
+        await PostgresTestDatabase.connections.acquire(1)
+        let storage = try await PostgresDiaryStorage.connect(configuration: configuration, logger: PostgresTestDatabase.logger)
+        await PostgresTestDatabase.connections.remember(ObjectIdentifier(storage), 1)
+        let settings = try await Self.strings(on: storage, """
+            SELECT current_setting('plan_cache_mode') || ' ' || current_setting('max_parallel_workers_per_gather')
+            """)
+        try await storage.dropSchema()
+        await PostgresTestDatabase.release(storage)
+        #expect(settings == ["auto 0"])
     }
 
     @Test func theSequentialScanDetectorFindsOne() async throws {
@@ -75,6 +102,36 @@ struct PostgresQueryPlanTests {
     }
 
     // MARK: - Helpers
+
+    /// A search's statement holds its words, page size and filter as literals, binds nothing, and so is planned for
+    /// its words on the store's connections (which plan every statement with bound values without them): a word in
+    /// half the posts walks the feed in order and stops at the page's end; a word in a handful of posts is found
+    /// through the trigram index.
+    func searchesArePlannedForTheirWords(on storage: PostgresDiaryStorage) async throws {
+        let data = PlanFixture()
+        let viewer = RowFilter(viewer: data.user(1_234), hiddenNamedAuthors: [data.user(5)], hiddenAnonymousAuthors: [data.user(7)])
+        func plan(of words: [String]) async throws -> (statement: SQLStatement, plan: String) {
+            let log = SQLStatementLog()
+            let found = try await SQLStatementLog.$current.withValue(log) {
+                try await storage.read("test.plan") { try await $0.searchPosts(PostTextQuery(words: words, tags: []), from: .start, limit: 21, where: viewer) }
+            }
+            #expect(!found.isEmpty, "the search for \(words) found nothing")
+            let statement = try #require(log.statements.first { $0.sql.contains("LIKE") })
+            return (statement, try await explain(statement, on: storage))
+        }
+        let trigramIndex = storage.layout.postSearchIndices.text.name
+        let common = try await plan(of: ["garden"])
+        let rare = try await plan(of: ["post2345"])
+        for (statement, _) in [common, rare] {
+            #expect(!statement.isPrepared)
+            #expect(statement.bindings.count == 0, "a search bound values: \(statement.sql)")
+        }
+        #expect(common.statement.sql.contains("LIKE E'%garden%'"))
+        #expect(!common.plan.contains("Bitmap Index Scan"), "a common word's search used a bitmap scan:\n\(common.plan)")
+        #expect(common.plan.contains("Index Scan Backward") || common.plan.contains("\"Scan Direction\": \"Backward\""), "\(common.plan)")
+        #expect(rare.plan.contains("Bitmap Index Scan"), "a rare word's search did not use the trigram index:\n\(rare.plan)")
+        #expect(rare.plan.contains(trigramIndex), "\(trigramIndex) is not in:\n\(rare.plan)")
+    }
 
     /// Tables of the store's schema holding more than 1,000 rows (what a sequential scan must not read).
     func largeTables(of storage: PostgresDiaryStorage) async throws -> Set<String> {
@@ -111,6 +168,15 @@ struct PostgresQueryPlanTests {
             try await connection.run("RESET plan_cache_mode", logger: logger)
             return lines.joined(separator: "\n")
         }
+    }
+
+    /// The first column of every row `sql` returns, as text, on one of the store's own connections.
+    static func strings(on storage: PostgresDiaryStorage, _ sql: String) async throws -> [String] {
+        var values: [String] = []
+        for try await value in try await storage.client.query(PostgresQuery(unsafeSQL: sql), logger: PostgresTestDatabase.logger).decode(String.self) {
+            values.append(value)
+        }
+        return values
     }
 
     /// The relations a JSON plan scans sequentially.
