@@ -27,6 +27,10 @@ var configuration = PostgresClient.Configuration(
     database: String(url.path.dropFirst()), tls: .disable)
 // The reference server's default pool size (DIARY_DATABASE_MAX_CONNECTIONS).
 configuration.options.maximumConnections = Int(environment["DIARY_DATABASE_MAX_CONNECTIONS"] ?? "") ?? 20
+// PostgreSQL's usual settings for many short statements, which the reference store's connections start with too
+// (PostgresDiaryStorage.Configuration.defaultSessionParameters): no parallel workers, no JIT. (The store also pins
+// each prepared statement to its generic plan; this handler leaves that choice to PostgreSQL, as a developer would.)
+configuration.options.additionalStartupParameters = [("max_parallel_workers_per_gather", "0"), ("jit", "off")]
 let client = PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "bare.postgres"))
 let auth = BareAuth(secret: Array(secret.utf8), client: client)
 
