@@ -11,7 +11,8 @@
 # deletes of create phases never set off autoanalyze of a 1,000,000-row table in the middle of a later phase (its
 # threshold is a tenth of the table: about once in three create phases). Server CPU per
 # request is utime+stime from /proc/<pid>/stat around the phase, for the server and for the whole PostgreSQL
-# cluster; RSS (VmRSS, VmHWM) is read at the end.
+# cluster; RSS (VmRSS, VmHWM) is read at the end. Each phase starts after a `sync`, so none pays for the writeback of
+# an earlier one.
 #
 #   Benchmarks/PostgresBaseline/bench.sh POSTS[,POSTS...] [ROUNDS] [SECONDS]     e.g. bench.sh 10000 3 10
 #
@@ -233,6 +234,11 @@ phase() {  # route server seconds record(round or -)
     local lua=() cpu0 pg0 cpu1 pg1
     use_size "${SIZE[$server]}"
     [ "$route" = create ] && lua=(-s "$POST_LUA")
+    # Every phase starts with nothing of an earlier one left to write: the file store's journal, the pages
+    # PostgreSQL wrote (without fsync) and the vacuum after a create phase. Left to the kernel's writeback, they were
+    # written during whichever phase came next: a create at 1,000,000 posts right after the file store's create
+    # phase stalled (p99 924 ms against 51 ms in the round where it ran first).
+    sync
     cpu0="$(cpu_ticks "${PID[$server]}")"; pg0="$(cluster_ticks)"
     wrk -t1 -c50 -d"${seconds}s" --timeout 10s --latency "${lua[@]}" -H "Authorization: Bearer ${TOKEN[$server]}" \
         "${URL[$server]}$(path_of "$route" "$server")" >"$out"
