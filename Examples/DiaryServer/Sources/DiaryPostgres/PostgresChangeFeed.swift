@@ -189,9 +189,9 @@ final class PostgresChangeFeed: Sendable {
             statement.bind(past.text)
             statement.append("::pg_snapshot)")
         }
-        statement.append(" ORDER BY xid, seq LIMIT ")
-        statement.bind(Int64(Self.batchSize))
-        statement.append(") c ON true")
+        // The batch size is written in: a bound LIMIT is planned as a tenth of the log (the store's connections plan
+        // without bound values).
+        statement.append(" ORDER BY xid, seq LIMIT \(Self.batchSize)) c ON true")
         var count = 0
         var horizon: UInt64?
         for try await (horizonText, xid, sequence, document) in try await client.rows(

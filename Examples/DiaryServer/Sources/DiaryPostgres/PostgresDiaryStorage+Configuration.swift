@@ -22,8 +22,8 @@ extension PostgresDiaryStorage {
         /// top of ``client``'s own `options.additionalStartupParameters`, which win for a parameter both name.
         ///
         /// By default (``defaultSessionParameters``) the store's statements keep one plan each per connection:
-        /// - `plan_cache_mode = force_generic_plan`: a prepared statement is planned once, without its values, and
-        ///   never planned again for them. Left to choose, PostgreSQL planned an author's page at 1,000,000 posts
+        /// - `plan_cache_mode = force_generic_plan`: a statement with bound values, prepared or not, is planned
+        ///   without them, and a prepared one keeps that plan until its tables' statistics change (`ANALYZE`). Left to choose, PostgreSQL planned an author's page at 1,000,000 posts
         ///   for its values at every call (its generic plan, parallel for a `LIMIT` it could not see, cost more on
         ///   paper), which was 40 % of the statement's time and made its p99 grow with the data
         ///   (docs/PERFORMANCE.md). A statement whose best plan does depend on its values (a search) writes them
@@ -35,8 +35,12 @@ extension PostgresDiaryStorage {
         ///   `jit_above_cost`, and a page's generic plan, costed for a tenth of a listing, does at 1,000,000 posts:
         ///   7 ms of compiling for a 0.1 ms read, at every run (measured with `EXPLAIN ANALYZE`).
         ///
-        /// A connection pooler in front of PostgreSQL must pass these on (PgBouncer: not list them in
-        /// `ignore_startup_parameters`, or set them on the database with `ALTER DATABASE … SET` and empty this).
+        /// Each connection also says `client_encoding=UTF8`, whatever this holds: a search writes its words into its
+        /// SQL as UTF-8 literals (``SQLLiteral``).
+        ///
+        /// PgBouncer refuses startup parameters it does not know: list these in its `ignore_startup_parameters` and
+        /// set them on the database instead (`ALTER DATABASE … SET plan_cache_mode = force_generic_plan`, …), so every
+        /// connection still gets them (docs/Deploying.md).
         public var sessionParameters: [(String, String)]
 
         /// The parameters the store's connections start with unless told otherwise: generic plans, no parallel
@@ -68,11 +72,15 @@ extension PostgresDiaryStorage {
             self.sessionParameters = sessionParameters
         }
 
-        /// ``client`` with ``sessionParameters`` added to its startup parameters (those it names itself stay).
+        /// ``client`` with ``sessionParameters`` added to its startup parameters (those it names itself stay; names
+        /// compared as PostgreSQL does, ignoring case), and `client_encoding=UTF8` in place of any other.
         var clientWithSessionParameters: PostgresClient.Configuration {
             var client = self.client
-            let named = Set(client.options.additionalStartupParameters.map(\.0))
-            client.options.additionalStartupParameters += sessionParameters.filter { !named.contains($0.0) }
+            var parameters = client.options.additionalStartupParameters.filter { $0.0.lowercased() != "client_encoding" }
+            let named = Set(parameters.map { $0.0.lowercased() })
+            parameters += sessionParameters.filter { !named.contains($0.0.lowercased()) && $0.0.lowercased() != "client_encoding" }
+            parameters.append(("client_encoding", "UTF8"))
+            client.options.additionalStartupParameters = parameters
             return client
         }
 

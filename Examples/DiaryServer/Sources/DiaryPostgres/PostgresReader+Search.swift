@@ -24,9 +24,11 @@ extension PostgresReader {
     }
 
     /// `SELECT <columns> FROM` the feed joined to the posts, with the query's conditions and the filter; `nil` when
-    /// nothing can match (a word with a NUL, which no stored text holds).
+    /// nothing can match (a word or tag with a NUL, which no stored text holds).
     private func searchStatement(_ query: PostTextQuery, selecting columns: String, where filter: RowFilter) throws -> SQLStatement? {
-        guard !query.words.contains(where: { $0.contains("\u{0}") }) else { return nil }
+        guard !query.words.contains(where: { $0.contains("\u{0}") }), !query.tags.contains(where: { $0.contains("\u{0}") }) else {
+            return nil
+        }
         let feed = try layout.listing(named: StorageSchema.feed.name)
         // Planned for its words every time, its values written into its text (``SQLStatement/init(plannedForItsValues:)``):
         // the best plan depends on how common the words are (a common word: walk the feed in order and stop at the

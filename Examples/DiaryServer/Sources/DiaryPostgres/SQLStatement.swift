@@ -48,15 +48,12 @@ struct SQLStatement: Sendable {
         sql += "$\(bindings.count)"
     }
 
-    /// Binds a value (or SQL `NULL`) and appends its placeholder (a literal in a statement planned for its values).
+    /// Binds a value (or SQL `NULL`, always bound, so it keeps its type) and appends its placeholder (a literal in a
+    /// statement planned for its values).
     mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?) {
         guard let value else {
-            if !isPrepared {
-                sql += "NULL"
-            } else {
-                bindings.append(Value?.none)
-                sql += "$\(bindings.count)"
-            }
+            bindings.append(Value?.none)
+            sql += "$\(bindings.count)"
             return
         }
         bind(value)
@@ -138,14 +135,15 @@ extension Array: SQLLiteral where Element: SQLLiteral {
 extension SQLStatement {
     /// `WITH gone AS (DELETE … RETURNING 1) SELECT count(*) FROM gone` for the oldest rows of `table` whose `column`
     /// passes `comparison date` (`<` or `<=`), at most `limit` of them, on `column`'s index. The condition is written
-    /// again outside the subquery: a row renewed meanwhile is re-checked against it and stays.
+    /// again outside the subquery: a row renewed meanwhile is re-checked against it and stays. The limit is written
+    /// into the text (an integer of the store's own): the store's connections plan a statement without its bound
+    /// values, and a bound `LIMIT` is planned as a tenth of the rows, which could turn a batch's key lookups into a
+    /// scan of the whole table (`PostgresQueryPlanTests` checks the plan).
     static func deleteOldest(from table: String, key: String, where column: String, _ comparison: String, _ date: Date, limit: Int) -> SQLStatement {
         var statement = SQLStatement(
             "WITH gone AS (DELETE FROM \(table) WHERE \(key) IN (SELECT \(key) FROM \(table) WHERE \(column) \(comparison) ")
         statement.bind(date)
-        statement.append(" ORDER BY \(column) LIMIT ")
-        statement.bind(max(limit, 0))
-        statement.append(") AND \(column) \(comparison) ")
+        statement.append(" ORDER BY \(column) LIMIT \(max(limit, 0))) AND \(column) \(comparison) ")
         statement.bind(date)
         statement.append(" RETURNING 1) SELECT count(*) FROM gone")
         return statement

@@ -40,11 +40,9 @@ struct SQLLiteralTests {
         statement.bind(-5)
         statement.append("::text, ")
         statement.bind(true)
-        statement.append("::text, ")
-        statement.bind(Int64?.none)
         statement.append("::text, 'end')")
         #expect(statement.bindings.count == 0)
-        var expected = PostgresQuery(unsafeSQL: "SELECT concat_ws('|', $1::text[]::text, $2::text[]::text, $3::uuid[]::text, $4::uuid[]::text, $5::uuid::text, $6::bigint::text, $7::bigint::text, $8::boolean::text, NULL::text, 'end')")
+        var expected = PostgresQuery(unsafeSQL: "SELECT concat_ws('|', $1::text[]::text, $2::text[]::text, $3::uuid[]::text, $4::uuid[]::text, $5::uuid::text, $6::bigint::text, $7::bigint::text, $8::boolean::text, 'end')")
         expected.binds.append(Self.hostileTexts)
         expected.binds.append([String]())
         expected.binds.append(ids)
@@ -66,6 +64,39 @@ struct SQLLiteralTests {
         #expect(statement.bindings.count == 1)
         #expect(statement.sql == "SELECT $1::text")
         await #expect(throws: (any Error).self) { _ = try await Self.texts(statement) }
+    }
+
+    @Test func valuesWithoutALiteralAreBoundAndNumberedAmongWrittenOnes() async throws {
+        // A NUL tag and a NULL are bound, the rest written in; the placeholders count only what is bound.
+        var statement = SQLStatement(plannedForItsValues: "SELECT concat_ws('|', ")
+        statement.bind("a'b")
+        statement.append("::text, ")
+        statement.bind(["x", "y\u{0}"])
+        statement.append("::text[]::text, ")
+        statement.bind(Int64(7))
+        statement.append("::text, ")
+        statement.bind(String?.none)
+        statement.append("::text, ")
+        statement.bind("c\\d")
+        statement.append("::text)")
+        #expect(statement.bindings.count == 2)
+        #expect(statement.sql.contains("$1::text[]::text") && statement.sql.contains("$2::text"), "\(statement.sql)")
+        #expect(!statement.sql.contains("$3"))
+        // PostgreSQL refuses the NUL whether written or bound; with it replaced the numbering is checked end to end.
+        await #expect(throws: (any Error).self) { _ = try await Self.texts(statement) }
+        var clean = SQLStatement(plannedForItsValues: "SELECT concat_ws('|', ")
+        clean.bind("a'b")
+        clean.append("::text, ")
+        clean.bind(Int64?.none)
+        clean.append("::text, ")
+        clean.bind(Int64(7))
+        clean.append("::text, ")
+        clean.bind(String?.none)
+        clean.append("::text, ")
+        clean.bind("c\\d")
+        clean.append("::text)")
+        #expect(clean.bindings.count == 2)
+        #expect(try await Self.texts(clean) == ["a'b|7|c\\d"])
     }
 
     @Test func aPreparedStatementBindsEveryValue() {
