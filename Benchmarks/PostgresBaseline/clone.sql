@@ -22,14 +22,14 @@ CREATE TEMP TABLE gin AS
     WHERE schemaname = 'public' AND tablename = 'row_post' AND indexdef LIKE '%USING gin%';
 SELECT format('DROP INDEX public.%I', indexname) FROM gin \gexec
 
-INSERT INTO public.row_post (key, doc, search_text, search_tags)
+INSERT INTO public.row_post (key, doc, search_text, search_tags, sort_micros, sort_id, author_id, is_anonymous)
 SELECT c.id::text,
        jsonb_build_object('post', (r.doc->'post') || jsonb_build_object(
            'id', c.id::text,
            'createdAt', to_char(to_timestamp(c.micros / 1000000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
            'updatedAt', to_char(to_timestamp(c.micros / 1000000) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
            'day', to_char(to_timestamp(c.micros / 1000000) AT TIME ZONE 'UTC', 'YYYY-MM-DD'))),
-       r.search_text, r.search_tags
+       r.search_text, r.search_tags, c.micros, c.id, r.author_id, r.is_anonymous
 FROM clone c JOIN public.row_post r ON r.key = c.template;
 
 SELECT format(

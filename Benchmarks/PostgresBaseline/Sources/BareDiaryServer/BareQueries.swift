@@ -82,14 +82,14 @@ struct FeedPage: PostgresPreparedStatement {
     }
 }
 
-/// `GET /v1/posts/search?text=…`: the feed listing filtered by words in `search_text` (`$4`, `LIKE` patterns, all
-/// of which must match), as the store searches.
+/// `GET /v1/posts/search?text=…`: the posts in feed order (`row_post`'s feed columns and their index) filtered by
+/// words in `search_text` (`$4`, `LIKE` patterns, all of which must match), as the store searches.
 struct SearchPage: PostgresPreparedStatement {
     static let sql = """
         WITH \(BareSQL.viewer), page AS (
             SELECT l.key, l.sort_micros, l.sort_id, l.author_id, l.is_anonymous
-            FROM public.ls_posts_created_at l JOIN public.row_post r ON r.key = l.key, v
-            WHERE l.partition = '' AND r.search_text LIKE ALL($4::text[])
+            FROM public.row_post l, v
+            WHERE l.search_text LIKE ALL($4::text[])
               AND \(BareSQL.visible(author: "l.author_id", anonymous: "l.is_anonymous"))
             \(BareSQL.order))
         \(BareSQL.posts)

@@ -17,8 +17,8 @@ struct CreatePost: PostgresPreparedStatement {
                 u.doc AS author
               FROM u, LATERAL (SELECT timezone(coalesce(u.doc->'settings'->>'timeZoneIdentifier', 'UTC'),
                                               to_timestamp($8::bigint / 1000000.0)) AS moment) AS lt),
-        p AS (INSERT INTO public.row_post (key, doc, search_text, search_tags)
-              SELECT $3, jsonb_build_object('post', d.doc), $10, $11::text[] FROM d RETURNING key),
+        p AS (INSERT INTO public.row_post (key, doc, search_text, search_tags, sort_micros, sort_id, author_id, is_anonymous)
+              SELECT $3, jsonb_build_object('post', d.doc), $10, $11::text[], $8, $3::uuid, $2, $4 FROM d RETURNING key),
         f AS (INSERT INTO public.ls_posts_created_at (partition, sort_micros, sort_id, key, author_id, is_anonymous)
               SELECT '', $8, $3::uuid, p.key, $2, $4 FROM p),
         a AS (INSERT INTO public.ls_posts_by_author_created_at (partition, sort_micros, sort_id, key, author_id, is_anonymous)

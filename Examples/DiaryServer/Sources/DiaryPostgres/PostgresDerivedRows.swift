@@ -194,20 +194,26 @@ struct PostgresDerivedRows: Sendable {
     /// Inserts or replaces a row in its kind's table (with a post's search columns).
     private func appendUpsert(_ record: StoreRecord, key: String, document: String, to statement: inout SQLStatement) {
         let replace = if case .post = record {
-            "DO UPDATE SET doc = EXCLUDED.doc, search_text = EXCLUDED.search_text, search_tags = EXCLUDED.search_tags"
+            """
+            DO UPDATE SET doc = EXCLUDED.doc, search_text = EXCLUDED.search_text, search_tags = EXCLUDED.search_tags, \
+            sort_micros = EXCLUDED.sort_micros, sort_id = EXCLUDED.sort_id, author_id = EXCLUDED.author_id, \
+            is_anonymous = EXCLUDED.is_anonymous
+            """
         } else {
             "DO UPDATE SET doc = EXCLUDED.doc"
         }
         appendInsert(record, key: key, document: document, onConflict: replace, to: &statement)
     }
 
-    /// `INSERT INTO <table> (key, doc[, search_text, search_tags]) VALUES (…) ON CONFLICT (key) <onConflict>`.
+    /// `INSERT INTO <table> (key, doc[, search_text, search_tags, <the feed columns>]) VALUES (…) ON CONFLICT (key)
+    /// <onConflict>`.
     private func appendInsert(
         _ record: StoreRecord, key: String, document: String, onConflict: String, to statement: inout SQLStatement
     ) {
         let table = layout.recordTable(record.kind)
         if case .post(let post) = record {
-            statement.append("INSERT INTO \(table) (key, doc, search_text, search_tags) VALUES (")
+            statement.append(
+                "INSERT INTO \(table) (key, doc, search_text, search_tags, sort_micros, sort_id, author_id, is_anonymous) VALUES (")
             statement.bind(key)
             statement.append(", ")
             statement.bind(document)
@@ -215,7 +221,16 @@ struct PostgresDerivedRows: Sendable {
             statement.bind(Self.searchText(of: post))
             statement.append(", ")
             statement.bind(Self.searchTags(of: post))
-            statement.append("::text[])")
+            statement.append("::text[], ")
+            let feed = Self.feedColumns(of: post)
+            statement.bind(feed.sortKey.micros)
+            statement.append(", ")
+            statement.bind(feed.sortKey.id)
+            statement.append(", ")
+            statement.bind(feed.author)
+            statement.append(", ")
+            statement.bind(feed.isAnonymous)
+            statement.append(")")
         } else {
             statement.append("INSERT INTO \(table) (key, doc) VALUES (")
             statement.bind(key)
@@ -232,6 +247,13 @@ struct PostgresDerivedRows: Sendable {
         let text = PostTextQuery.searchableText(of: post)
         guard text.utf8.contains(0) else { return text }
         return String(decoding: text.utf8.filter { $0 != 0 }, as: UTF8.self)
+    }
+
+    /// A post's feed columns on `row_post`: what its entry in the feed listing (``StorageSchema/feed``) holds, its
+    /// position and its authorship.
+    static func feedColumns(of post: PostRecord) -> (sortKey: SortKey, author: UUID, isAnonymous: Bool) {
+        let authorship = StorageSchema.authorship(post)
+        return (SortKey(post.createdAt, post.id.rawValue), authorship.author.rawValue, authorship.isAnonymous)
     }
 
     /// A post's `search_tags`: its tags, lowercased, once each.

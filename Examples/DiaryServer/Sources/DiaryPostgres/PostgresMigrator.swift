@@ -14,6 +14,8 @@ struct PostgresMigrator: Sendable {
     static let migrationsTable = SQLIdentifier("schema_migrations")!
     static let blobsTable = SQLIdentifier("blobs")!
     static let changeLogTable = SQLIdentifier("change_log")!
+    /// The migration giving `row_post` its feed columns.
+    static let postFeedColumnsVersion = "0005_post_feed_columns"
     static let changeLogTimeIndex = SQLIdentifier("change_log_committed_at")!
     static let changeLogTransactionIndex = SQLIdentifier("change_log_xid")!
     /// Migration 0003's function; an instance of an earlier release may still call it.
@@ -121,6 +123,33 @@ struct PostgresMigrator: Sendable {
             guard !applied.contains(version) else { continue }
             let trigram = kind == .post ? try await trigramSchema(on: connection) : layout.schema
             migrations.append(Migration(version: version, statements: layout.createStatements(for: kind, trigramSchema: trigram)))
+        }
+        // Posts carry their feed position and author (`sort_micros`, `sort_id`, `author_id`, `is_anonymous`, what
+        // their entry in the feed listing holds), so a search walks the posts in feed order on `row_post_feed` and
+        // tests each post's row once, instead of a listing row and a key lookup into `row_post` per post it tests
+        // (docs/PERFORMANCE.md). A post table created with them (table:post above) has nothing to add.
+        if !applied.contains(Self.postFeedColumnsVersion) {
+            var statements: [String] = []
+            if applied.contains("table:\(RecordKind.post.rawValue)") {
+                let posts = layout.recordTable(.post)
+                let feed = layout.qualified(try layout.listing(named: StorageSchema.feed.name).table)
+                statements = [
+                    """
+                    ALTER TABLE \(posts) ADD COLUMN sort_micros bigint, ADD COLUMN sort_id uuid, ADD COLUMN author_id uuid, \
+                    ADD COLUMN is_anonymous boolean
+                    """,
+                    """
+                    UPDATE \(posts) r SET sort_micros = l.sort_micros, sort_id = l.sort_id, author_id = l.author_id, \
+                    is_anonymous = l.is_anonymous FROM \(feed) l WHERE l.key = r.key
+                    """,
+                    """
+                    ALTER TABLE \(posts) ALTER COLUMN sort_micros SET NOT NULL, ALTER COLUMN sort_id SET NOT NULL, \
+                    ALTER COLUMN author_id SET NOT NULL, ALTER COLUMN is_anonymous SET NOT NULL
+                    """,
+                    "CREATE INDEX \(layout.postFeedIndex) ON \(posts) (sort_micros, sort_id)",
+                ]
+            }
+            migrations.append(Migration(version: Self.postFeedColumnsVersion, statements: statements))
         }
         let derived = PostgresDerivedRows(layout: layout, logger: logger)
         for declaration in StorageSchema.allIndices {

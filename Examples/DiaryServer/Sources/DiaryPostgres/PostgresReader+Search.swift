@@ -1,7 +1,9 @@
 @_spi(Storage) import DiarySDK
 import Foundation
 
-/// Text search over posts: the feed listing's order and filter, joined to the posts' search columns.
+/// Text search over posts, in the feed's order and with its filter, on `row_post` alone: each post row carries its
+/// feed position and authorship (migration `0005_post_feed_columns`), so a search walks `row_post_feed` and tests each
+/// post once.
 ///
 /// A word matches as `search_text LIKE '%word%'` (its `%`, `_` and `\` escaped), answered by the trigram GIN index
 /// on `search_text`; tags as `search_tags @> $tags`, by the GIN index on `search_tags`. This is
@@ -14,7 +16,7 @@ extension PostgresReader {
         guard limit > 0, var statement = try searchStatement(query, selecting: "r.doc::text", where: filter) else {
             return []
         }
-        statement.appendPosition(position, descending: true, limit: limit, alias: "l")
+        statement.appendPosition(position, descending: true, limit: limit, alias: "r")
         return try await rows(of: StorageSchema.posts, statement)
     }
 
@@ -29,7 +31,6 @@ extension PostgresReader {
         guard !query.words.contains(where: { $0.contains("\u{0}") }), !query.tags.contains(where: { $0.contains("\u{0}") }) else {
             return nil
         }
-        let feed = try layout.listing(named: StorageSchema.feed.name)
         // Planned for its words every time, its values written into its text (``SQLStatement/init(plannedForItsValues:)``):
         // the best plan depends on how common the words are (a common word: walk the feed in order and stop at the
         // page's end, ~1 ms at 10,000 posts; a rare one: the trigram index), which a plan made without the values
@@ -39,9 +40,7 @@ extension PostgresReader {
         // the feed a page reads. Unprepared, the statement texts are not kept either, so a search of many words
         // bounds nothing.
         var statement = SQLStatement(
-            plannedForItsValues: "SELECT \(columns) FROM \(layout.qualified(feed.table)) l JOIN \(layout.recordTable(.post)) r "
-                + "ON r.key = l.key WHERE l.partition = ")
-        statement.bind(Everything().postgresKeyText)
+            plannedForItsValues: "SELECT \(columns) FROM \(layout.recordTable(.post)) r WHERE true")
         for word in Set(query.words) where !word.isEmpty {
             statement.append(" AND r.search_text LIKE ")
             statement.bind("%" + Self.escapedForLike(word) + "%")
@@ -51,7 +50,7 @@ extension PostgresReader {
             statement.bind(Array(Set(query.tags)))
             statement.append("::text[]")
         }
-        filter.appendSQL(to: &statement, alias: "l")
+        filter.appendSQL(to: &statement, alias: "r")
         return statement
     }
 

@@ -5,7 +5,8 @@
 /// creates and fills it (``PostgresMigrator``).
 ///
 /// - `row_<kind>(key text PRIMARY KEY, doc jsonb)`; `row_post` adds `search_text` (the folded searchable text,
-///   trigram GIN index) and `search_tags` (lowercased tags, GIN index).
+///   trigram GIN index), `search_tags` (lowercased tags, GIN index) and its feed entry's `sort_micros`, `sort_id`,
+///   `author_id` and `is_anonymous` (B-tree `row_post_feed` on the position), which a search walks.
 /// - `ix_<index>(value, key, author_id, is_anonymous)`: `UNIQUE (value)` for a unique index, else
 ///   `PRIMARY KEY (value, key)`; an index on `key` for upkeep.
 /// - `ls_<listing>(partition, sort_micros, sort_id, key, author_id, is_anonymous)`, `PRIMARY KEY (partition,
@@ -37,6 +38,8 @@ struct PostgresSchemaLayout: Sendable {
     let listingsOfKind: [RecordKind: [ListingTable]]
     /// The GIN indices of the post table's searchable text and tags.
     let postSearchIndices: (text: SQLIdentifier, tags: SQLIdentifier)
+    /// `row_post`'s index on its feed position, `(sort_micros, sort_id)`, which a search walks.
+    let postFeedIndex: SQLIdentifier
 
     /// The layout of a schema.
     /// - Throws: ``DiaryError/Code/server`` when the schema name is not a plain lowercase identifier, or a
@@ -64,6 +67,7 @@ struct PostgresSchemaLayout: Sendable {
         }
         guard let postTable = recordTables[.post] else { throw DiaryError(.server, "the post record kind makes no table") }
         postSearchIndices = (try derived(postTable, "_search_text"), try derived(postTable, "_search_tags"))
+        postFeedIndex = try derived(postTable, "_feed")
         var used = Set(recordTables.values)
         func claim(_ name: String, prefix: String) throws -> SQLIdentifier {
             guard let table = SQLIdentifier.snakeCase(name, prefix: prefix), table.name.utf8.count <= 56,
@@ -145,10 +149,12 @@ struct PostgresSchemaLayout: Sendable {
         return [
             """
             CREATE TABLE \(table) (key text PRIMARY KEY, doc jsonb NOT NULL, search_text text NOT NULL, \
-            search_tags text[] NOT NULL)
+            search_tags text[] NOT NULL, sort_micros bigint NOT NULL, sort_id uuid NOT NULL, author_id uuid NOT NULL, \
+            is_anonymous boolean NOT NULL)
             """,
             "CREATE INDEX \(postSearchIndices.text) ON \(table) USING gin (search_text \(trigramSchema).gin_trgm_ops)",
             "CREATE INDEX \(postSearchIndices.tags) ON \(table) USING gin (search_tags)",
+            "CREATE INDEX \(postFeedIndex) ON \(table) (sort_micros, sort_id)",
         ]
     }
 

@@ -21,9 +21,10 @@ struct PostgresConcurrencyTests {
         await PostgresTestDatabase.release(a)
         await PostgresTestDatabase.release(b)
 
-        // The base tables, the change log's commit-time index, its append function and its transaction ids, and a
-        // table per declaration.
-        #expect(versions.count == 4 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
+        // The base tables, the change log's commit-time index, its append function and its transaction ids, the posts'
+        // feed columns, and a table per declaration.
+        #expect(versions.count == 5 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
+        #expect(versions.contains(PostgresMigrator.postFeedColumnsVersion))
         #expect(versions.contains("0002_change_log_committed_at"))
         #expect(versions.contains("0003_append_change"))
         #expect(versions.contains("0004_change_log_xid"))

@@ -402,8 +402,10 @@ struct PlanFixture: Sendable {
         var statement = SQLStatement()
         if kind == .post {
             let posts = records.compactMap { if case .post(let post) = $0 { post } else { nil } }
-            statement.append("INSERT INTO \(layout.recordTable(kind)) (key, doc, search_text, search_tags) ")
-            statement.append("SELECT key, doc::jsonb, search_text, string_to_array(tags, chr(31)) FROM unnest(")
+            statement.append(
+                "INSERT INTO \(layout.recordTable(kind)) (key, doc, search_text, search_tags, sort_micros, sort_id, author_id, is_anonymous) ")
+            statement.append(
+                "SELECT key, doc::jsonb, search_text, string_to_array(tags, chr(31)), sort_micros, sort_id, author_id, is_anonymous FROM unnest(")
             statement.bind(keys)
             statement.append("::text[], ")
             statement.bind(documents)
@@ -411,7 +413,16 @@ struct PlanFixture: Sendable {
             statement.bind(posts.map(PostgresDerivedRows.searchText(of:)))
             statement.append("::text[], ")
             statement.bind(posts.map { PostgresDerivedRows.searchTags(of: $0).joined(separator: "\u{1F}") })
-            statement.append("::text[]) AS row(key, doc, search_text, tags)")
+            statement.append("::text[], ")
+            let feed = posts.map(PostgresDerivedRows.feedColumns(of:))
+            statement.bind(feed.map(\.sortKey.micros))
+            statement.append("::bigint[], ")
+            statement.bind(feed.map(\.sortKey.id))
+            statement.append("::uuid[], ")
+            statement.bind(feed.map(\.author))
+            statement.append("::uuid[], ")
+            statement.bind(feed.map(\.isAnonymous))
+            statement.append("::boolean[]) AS row(key, doc, search_text, tags, sort_micros, sort_id, author_id, is_anonymous)")
         } else {
             statement.append("INSERT INTO \(layout.recordTable(kind)) (key, doc) SELECT key, doc::jsonb FROM unnest(")
             statement.bind(keys)

@@ -421,6 +421,50 @@ struct PostgresStorageTests {
         }
     }
 
+    @Test func postsWrittenBeforeTheirFeedColumnsAreMigratedAndStillSearchedInFeedOrder() async throws {
+        try await PostgresTestDatabase.withStorage { storage in
+            try await storage.write("test.seed") { transaction in
+                for number in 1...6 {
+                    try await transaction.put(.post(Rows.post(
+                        number, author: number % 3 + 1, body: number % 2 == 0 ? "a lighthouse \(number)" : "a harbour \(number)",
+                        anonymous: number == 4)))
+                }
+            }
+            let posts = storage.layout.recordTable(.post)
+            let feed = storage.layout.qualified(try storage.layout.listing(named: StorageSchema.feed.name).table)
+            // As a store of the previous release left them: no feed columns (and so no index on them), no record.
+            try await RawSQL.execute(
+                "ALTER TABLE \(posts) DROP COLUMN sort_micros, DROP COLUMN sort_id, DROP COLUMN author_id, DROP COLUMN is_anonymous")
+            try await RawSQL.execute(
+                "DELETE FROM \(storage.schemaName).schema_migrations WHERE version = '\(PostgresMigrator.postFeedColumnsVersion)'")
+
+            let upgraded = try await PostgresTestDatabase.connect(schema: storage.schemaName)
+            let hidingAuthor3 = RowFilter(viewer: Rows.id(1) as User.ID, hiddenNamedAuthors: [Rows.id(3) as User.ID], hiddenAnonymousAuthors: [])
+            let (everyone, filtered, afterFirst) = try await upgraded.read("test.search") { reader in
+                let query = PostTextQuery(words: ["lighthouse"], tags: [])
+                let everyone = try await reader.searchPosts(query, from: .start, limit: 10, where: .none).map(\.id)
+                let filtered = try await reader.searchPosts(query, from: .start, limit: 10, where: hidingAuthor3).map(\.id)
+                let cursor = SortKey(Rows.epoch.addingTimeInterval(6), (Rows.id(6) as Post.ID).rawValue)
+                let afterFirst = try await reader.searchPosts(query, from: .after(cursor), limit: 10, where: .none).map(\.id)
+                return (everyone, filtered, afterFirst)
+            }
+            let matching = try await RawSQL.strings("""
+                SELECT count(*)::text FROM \(posts) r JOIN \(feed) l ON l.key = r.key \
+                WHERE (r.sort_micros, r.sort_id, r.author_id, r.is_anonymous) = (l.sort_micros, l.sort_id, l.author_id, l.is_anonymous)
+                """)
+            let indexed = try await RawSQL.strings(
+                "SELECT indexname::text FROM pg_indexes WHERE schemaname = '\(storage.schemaName)' AND indexname = '\(storage.layout.postFeedIndex.name)'")
+            await PostgresTestDatabase.release(upgraded)
+            // Posts 2, 4 and 6 say "lighthouse"; newest first. Post 2 (author 3, named) is hidden by the filter, post 4
+            // (author 2, anonymous) is not.
+            #expect(everyone == [Rows.id(6), Rows.id(4), Rows.id(2)])
+            #expect(filtered == [Rows.id(6), Rows.id(4)])
+            #expect(afterFirst == [Rows.id(4), Rows.id(2)])
+            #expect(matching == ["6"])
+            #expect(indexed == [storage.layout.postFeedIndex.name])
+        }
+    }
+
     @Test func textPostgreSQLCannotHoldIsInvalidInputNotACrash() async throws {
         try await PostgresTestDatabase.withStorage { storage in
             let error = await #expect(throws: DiaryError.self) {
