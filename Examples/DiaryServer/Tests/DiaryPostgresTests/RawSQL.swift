@@ -12,6 +12,11 @@ enum RawSQL {
 
     /// The first column of every row `sql` returns, as text.
     static func strings(_ sql: String) async throws -> [String] {
+        try await strings(PostgresQuery(unsafeSQL: sql))
+    }
+
+    /// The first column of every row a query (with its bound values) returns, as text.
+    static func strings(_ query: PostgresQuery) async throws -> [String] {
         let configuration = try PostgresTestDatabase.configuration(schema: "unused").client
         let client = PostgresClient(configuration: configuration)
         return try await withThrowingTaskGroup(of: [String]?.self) { group in
@@ -21,7 +26,7 @@ enum RawSQL {
             }
             defer { group.cancelAll() }
             var values: [String] = []
-            let rows = try await client.query(PostgresQuery(unsafeSQL: sql))
+            let rows = try await client.query(query)
             for try await row in rows {
                 let cell = row.makeRandomAccess()[0]
                 values.append((try? cell.decode(String?.self)).flatMap { $0 } ?? "")

@@ -114,17 +114,6 @@ struct SQLLiteralTests {
     }
 
     static func texts(_ query: PostgresQuery) async throws -> [String] {
-        let configuration = try PostgresTestDatabase.configuration(schema: "unused").client
-        let client = PostgresClient(configuration: configuration)
-        return try await withThrowingTaskGroup(of: [String]?.self) { group in
-            group.addTask {
-                await client.run()
-                return nil
-            }
-            defer { group.cancelAll() }
-            var values: [String] = []
-            for try await value in try await client.query(query).decode(String.self) { values.append(value) }
-            return values
-        }
+        try await RawSQL.strings(query)
     }
 }
