@@ -46,8 +46,12 @@ extension FileDiaryStore {
         let path = directory + "/" + StoreFiles.journalName(next)
         let descriptor: Int32
         let start: Data
+        let reserving = JournalFormat.preallocation(after: state.journal.length)
         do {
-            start = try JournalFormat.newJournal(generation: next, after: state.sequence)
+            // With as much space reserved as the journal it follows holds records (64 KiB to 1 MiB), so that the
+            // writes landing while the snapshot is written overwrite zeros instead of growing the file; see
+            // ``JournalFormat/preallocation(after:)``.
+            start = try JournalFormat.newJournal(generation: next, after: state.sequence, reserving: reserving)
             try io.writeAtomically(start, to: path)
             descriptor = try io.openFile(path, create: false)
         } catch {
@@ -57,7 +61,8 @@ extension FileDiaryStore {
             return nil
         }
         io.close(state.journal.descriptor)
-        state.journal = Journal(generation: next, path: path, descriptor: descriptor, length: start.count)
+        let records = start.withUnsafeBytes { JournalFormat.contentEnd(of: $0) }
+        state.journal = Journal(generation: next, path: path, descriptor: descriptor, length: records, allocated: start.count)
         state.isCompacting = true
         return Compaction(generation: next, database: state.database, sequence: state.sequence)
     }

@@ -35,7 +35,8 @@ extension FileDiaryStore {
     ///    file, `fsync`, rename, `fsync` of the directory).
     /// 2. The older snapshots and journals are moved into ``replacedFilesFolder`` (never deleted), then both
     ///    directories are `fsync`ed.
-    /// 3. Last, `store.json` says schema 4.
+    /// 3. Last, `store.json` says the current schema (5). A schema 4 store, whose rows are current, takes this
+    ///    step alone: schema 5 only allows reserved zero bytes at the end of a journal.
     ///
     /// A crash before step 3 leaves a schema 3 store that reopens and runs this again: it reads the new files (each
     /// record and snapshot says its layout) or the old ones, whichever are newest, and finishes. Nothing is written

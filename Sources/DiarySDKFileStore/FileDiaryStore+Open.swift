@@ -137,7 +137,7 @@ extension FileDiaryStore {
                 try CloseMarker(generation: lastGeneration, sequence: sequence).write(in: directory, io: io)
             }
             report.isOrphanSweepSuspended = lossMarker != nil
-            if migrated.schemaVersion == FileStoreSchema.currentVersion {
+            if migrated.schemaVersion >= FileStoreSchema.rowsLayoutVersion {
                 // Before schema 4 the older generations are kept by the rows migration below, not deleted.
                 try removeGenerations(below: generation, in: directory, names: names, io: io)
             }
@@ -148,8 +148,16 @@ extension FileDiaryStore {
             io.close(descriptor)
             throw error
         }
+        let allocated: Int
+        do {
+            allocated = try io.size(descriptor, path: journalPath)
+        } catch {
+            io.close(descriptor)
+            throw error
+        }
         var journal = Journal(
-            generation: lastGeneration, path: journalPath, descriptor: descriptor, length: last.validLength)
+            generation: lastGeneration, path: journalPath, descriptor: descriptor, length: last.validLength,
+            allocated: allocated)
         var snapshotBytes = snapshotData.count
         let rows = RowsMigration(
             header: migrated, database: database, sequence: sequence, snapshotGeneration: generation,
@@ -175,7 +183,9 @@ extension FileDiaryStore {
                         throw error
                     }
                     io.close(descriptor)
-                    journal = Journal(generation: rewritten.generation, path: path, descriptor: opened, length: length)
+                    journal = Journal(
+                        generation: rewritten.generation, path: path, descriptor: opened, length: length,
+                        allocated: length)
                 }
             }
         } catch {

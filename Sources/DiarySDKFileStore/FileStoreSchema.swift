@@ -22,14 +22,19 @@ struct StoreHeader: Codable, Equatable {
 /// Version 1 kept every row in one `records.json` array, rewritten whole on each save. Version 2 kept checksummed
 /// snapshots and a write-ahead journal. Version 3 is version 2 with sequences checked end to end: snapshots record
 /// the sequence they include, each journal starts with a start record, and a clean close writes `closed.json`.
-/// Version 4 (current) writes rows through the persisted row types (``PersistedLayout/explicit``), independent of the
-/// public types' coding; its step runs after the open has read the rows (`FileDiaryStore.migrateRows`). Each step
+/// Version 4 writes rows through the persisted row types (``PersistedLayout/explicit``), independent of the
+/// public types' coding; its step runs after the open has read the rows (`FileDiaryStore.migrateRows`). Version 5
+/// (current) lets a journal end in zero bytes reserved for the records to come (``JournalFormat``), which an older
+/// release would read as damage; its step rewrites `store.json` alone, after the rows step when both run. Each step
 /// leaves the files it replaces beside the new ones (renamed, never deleted), then records itself in `store.json`. A step that a crash interrupted runs again over its own output; a step whose
 /// preconditions do not hold (files it did not write, such as a journal with records, under a `store.json` restored
 /// from an older backup) refuses with `.storageCorrupted` and changes nothing.
 enum FileStoreSchema {
     /// The version this code writes.
-    static let currentVersion = 4
+    static let currentVersion = 5
+
+    /// The version whose rows are in the current ``PersistedLayout``: a store at it or later needs no rows step.
+    static let rowsLayoutVersion = 4
 
     /// The version the steps here bring a store to; the step from it to ``currentVersion`` rewrites the rows once
     /// they are read (`FileDiaryStore.migrateRows`).

@@ -50,7 +50,12 @@ struct JournalReplay {
         for (index, (payload, offset)) in zip(scan.payloads, scan.offsets).enumerated() {
             let transaction: JournalTransaction
             do {
-                transaction = try decoder.decode(JournalTransaction.self, from: payload)
+                // The SDK's one-pass JSON reader first: it reads a record in the current layout (an older one makes
+                // the record's own decoding refuse it, see ``JournalTransaction/init(from:)``), and `JSONDecoder`,
+                // which sets the layout the rows are read in, reads the rest and reports what is wrong.
+                transaction =
+                    try (try? WireJSON.fastDecode(JournalTransaction.self, from: payload))
+                    ?? decoder.decode(JournalTransaction.self, from: payload)
             } catch let newer as PersistedLayout.NewerLayout {
                 throw DiaryError(
                     .storageCorrupted,

@@ -28,6 +28,26 @@ func openError(_ directory: TestDirectory) -> DiaryError? {
     }
 }
 
+/// The records of a journal: its bytes up to the space reserved for the next ones (see ``JournalFormat``).
+func journalRecords(_ url: URL) throws -> Data {
+    let data = try Data(contentsOf: url)
+    return data.prefix(try JournalFormat.scan(data, file: url.path, allowTornTail: false).validLength)
+}
+
+/// Leaves the first `count` bytes of `record` where the next record goes, as a crash in the middle of that append
+/// would: inside the journal's reserved space (the zero bytes after it stay), or, as a journal written before schema
+/// 5 ends, appended to a file that ends with its last record.
+func tearAppend(of record: Data, keeping count: Int, to url: URL, insideReservedSpace: Bool) throws {
+    let whole = try Data(contentsOf: url)
+    let records = try journalRecords(url)
+    var torn = records + record.prefix(count)
+    if insideReservedSpace {
+        #expect(whole.count > torn.count, "the journal has no reserved space to tear an append in")
+        torn += Data(count: whole.count - torn.count)
+    }
+    try torn.write(to: url)
+}
+
 func flipByte(in url: URL, at offset: Int) throws {
     var data = try Data(contentsOf: url)
     data[offset] ^= 0x5A
@@ -36,14 +56,15 @@ func flipByte(in url: URL, at offset: Int) throws {
 
 @Suite("File store corruption and recovery")
 struct CorruptionTests {
-    @Test func aTornRecordAtTheEndOfTheJournalIsCutOffAndReported() async throws {
+    @Test(arguments: [true, false])
+    func aTornRecordAtTheEndOfTheJournalIsCutOffAndReported(insideReservedSpace: Bool) async throws {
         let (directory, records) = try await makeClosedStore("torn", entries: 3)
         defer { directory.remove() }
         let journal = directory.file("journal-1.log")
-        let intact = try Data(contentsOf: journal)
+        let intact = try journalRecords(journal)
         // Half of one more record: what a crash in the middle of an append leaves.
         let torn = JournalFormat.frame(Data(#"{"sequence":99,"changes":[]}"#.utf8))
-        try (intact + torn.prefix(torn.count / 2)).write(to: journal)
+        try tearAppend(of: torn, keeping: torn.count / 2, to: journal, insideReservedSpace: insideReservedSpace)
 
         let backend = try directory.open()
         #expect(backend.openReport.recoveredTornTail)
@@ -65,11 +86,11 @@ struct CorruptionTests {
         let (_, sdk) = try await backend.signUp("alice")
         _ = try await sdk.diaries.write(DiaryDraft(body: "kept"))
         let kept = backend.allRecords
-        let length = try Data(contentsOf: directory.file("journal-1.log")).count
+        let length = try journalRecords(directory.file("journal-1.log")).count
         _ = try await sdk.diaries.write(DiaryDraft(body: "torn"))
         try await backend.close()
         let journal = directory.file("journal-1.log")
-        let full = try Data(contentsOf: journal)
+        let full = try journalRecords(journal)
         try full.prefix(length + (full.count - length) / 3).write(to: journal)
 
         let reopened = try directory.open()

@@ -29,12 +29,43 @@ struct FormatTests {
         #expect(scan.tornBytes == 0)
     }
 
-    @Test func zeroBytesAfterTheLastRecordAreATornTail() throws {
-        let journal = JournalFormat.frame(Data(#"{"a":1}"#.utf8)) + Data(count: 64)
-        let scan = try JournalFormat.scan(journal, file: "journal-1.log", allowTornTail: true)
+    /// Since schema 5 a journal ends in space reserved for the records to come: zero bytes, in any journal, are
+    /// neither a record nor damage.
+    @Test func zeroBytesAfterTheLastRecordAreReservedSpace() throws {
+        let record = JournalFormat.frame(Data(#"{"a":1}"#.utf8))
+        for allowTornTail in [true, false] {
+            let scan = try JournalFormat.scan(record + Data(count: 64), file: "journal-1.log", allowTornTail: allowTornTail)
+            #expect(scan.payloads.count == 1)
+            #expect(scan.validLength == record.count)
+            #expect(scan.tornBytes == 0)
+        }
+        let empty = try JournalFormat.scan(Data(count: 4_096), file: "journal-1.log", allowTornTail: false)
+        #expect(empty.payloads.isEmpty && empty.validLength == 0 && empty.tornBytes == 0)
+    }
+
+    /// An append torn inside the reserved space is a torn tail, counted up to its last byte that is not zero; the
+    /// same bytes with an intact record after them are damage.
+    @Test func aRecordTornInsideTheReservedSpaceIsATornTail() throws {
+        let first = JournalFormat.frame(Data(#"{"a":1}"#.utf8))
+        let second = JournalFormat.frame(Data(#"{"b":22}"#.utf8))
+        let torn = first + second.prefix(second.count - 3) + Data(count: 100)
+        let scan = try JournalFormat.scan(torn, file: "journal-1.log", allowTornTail: true)
         #expect(scan.payloads.count == 1)
-        #expect(scan.tornBytes == 64)
-        #expect(throws: DiaryError.self) { try JournalFormat.scan(journal, file: "journal-1.log", allowTornTail: false) }
+        #expect(scan.validLength == first.count)
+        #expect(scan.tornBytes == second.count - 3)
+        #expect(throws: DiaryError.self) { try JournalFormat.scan(torn, file: "journal-1.log", allowTornTail: false) }
+        let damaged = first + second.prefix(second.count - 3) + Data(count: 100) + first
+        #expect(throws: DiaryError.self) { try JournalFormat.scan(damaged, file: "journal-1.log", allowTornTail: true) }
+    }
+
+    /// Reserved space grows with the journal, in whole pages, from 64 KiB to 1 MiB at a time.
+    @Test func reservedSpaceGrowsWithTheJournalWithinItsBounds() {
+        #expect(JournalFormat.preallocation(after: 0) == 64 << 10)
+        #expect(JournalFormat.preallocation(after: 100_001) == (100_001 + 4_095) & ~4_095)
+        #expect(JournalFormat.preallocation(after: 10 << 20) == 1 << 20)
+        for length in [0, 1, 70_000, 500_000, 5_000_000] {
+            #expect(JournalFormat.preallocation(after: length) % 4_096 == 0)
+        }
     }
 
     @Test func snapshotsRoundTripEveryKindAndStayReadableJSON() throws {

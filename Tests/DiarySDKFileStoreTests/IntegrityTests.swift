@@ -193,8 +193,7 @@ struct IntegrityTests {
         }
         let journal = directory.file("journal-1.log")
         let torn = JournalFormat.frame(Data(#"{"changes":[],"sequence":99}"#.utf8))
-        let intact = try Data(contentsOf: journal)
-        try (intact + torn.prefix(torn.count / 2)).write(to: journal)
+        try tearAppend(of: torn, keeping: torn.count / 2, to: journal, insideReservedSpace: true)
 
         let backend = try directory.open()
         #expect(backend.openReport.recoveredTornTail)

@@ -36,7 +36,7 @@ struct MigrationTests {
         defer { directory.remove() }
         let backend = try directory.open(clock: Self.migrationTime)
         #expect(backend.openReport.foundSchemaVersion == 3)
-        #expect(backend.openReport.migrations == [.init(from: 3, to: 4)])
+        #expect(backend.openReport.migrations == [.init(from: 3, to: FileStoreSchema.currentVersion)])
         #expect(backend.openReport.generation == 3)
         #expect(backend.openReport.isClean)
         #expect(backend.allRecords == StoreFixture.expectedRecords)
@@ -55,14 +55,14 @@ struct MigrationTests {
 
         try await Self.expectCurrentLayoutOnDisk(directory)
         let header = try JSONDecoder.diary().decode(StoreHeader.self, from: Data(contentsOf: directory.file("store.json")))
-        #expect(header.migrations == [.init(from: 3, to: 4, appliedAt: Self.migrationTime.now())])
+        #expect(header.migrations == [.init(from: 3, to: FileStoreSchema.currentVersion, appliedAt: Self.migrationTime.now())])
     }
 
     /// The files a migrated fixture holds: schema 4, rows only in the current layout, the replaced files kept
     /// byte for byte.
     static func expectCurrentLayoutOnDisk(_ directory: TestDirectory) async throws {
         let header = try JSONDecoder.diary().decode(StoreHeader.self, from: Data(contentsOf: directory.file("store.json")))
-        #expect(header.schemaVersion == 4)
+        #expect(header.schemaVersion == FileStoreSchema.currentVersion)
         #expect(try directory.names() == [
             "LOCK", "attachments", "closed.json", "journal-3.log", FileDiaryStore.replacedFilesFolder, "snapshot-3.json",
             "store.json",
@@ -70,7 +70,7 @@ struct MigrationTests {
         let snapshot = try Data(contentsOf: directory.file("snapshot-3.json"))
         let snapshotHeader = try SnapshotFormat.decode(snapshot, file: "snapshot-3.json") { _ in }
         #expect(snapshotHeader.layout == PersistedLayout.current.rawValue)
-        #expect(snapshotHeader.schemaVersion == 4)
+        #expect(snapshotHeader.schemaVersion == FileStoreSchema.currentVersion)
         #expect(snapshotHeader.sequence == 5)
         #expect(try SnapshotFormat.decode(snapshot, file: "snapshot-3.json") == StoreFixture.expectedRecords)
         let journal = try JournalFormat.scan(
@@ -100,7 +100,7 @@ struct MigrationTests {
         let migrated = try directory.contents()
 
         let reopened = try directory.open()
-        #expect(reopened.openReport.foundSchemaVersion == 4)
+        #expect(reopened.openReport.foundSchemaVersion == FileStoreSchema.currentVersion)
         #expect(reopened.openReport.migrations.isEmpty)
         #expect(reopened.allRecords == StoreFixture.expectedRecords)
         try await reopened.close()
@@ -137,7 +137,7 @@ struct MigrationTests {
 
         let backend = try directory.open(clock: Self.migrationTime)
         #expect(backend.openReport.foundSchemaVersion == 3)
-        #expect(backend.openReport.migrations == [.init(from: 3, to: 4)])
+        #expect(backend.openReport.migrations == [.init(from: 3, to: FileStoreSchema.currentVersion)])
         #expect(backend.allRecords == StoreFixture.expectedRecords)
         #expect(backend.openReport.isClean)
         try await backend.close()
@@ -167,7 +167,7 @@ struct MigrationTests {
         try journal.write(to: directory.file("journal-3.log"))
 
         let backend = try directory.open(clock: Self.migrationTime)
-        #expect(backend.openReport.migrations == [.init(from: 3, to: 4)])
+        #expect(backend.openReport.migrations == [.init(from: 3, to: FileStoreSchema.currentVersion)])
         #expect(backend.openReport.generation == 4)
         let comment = CommentRecord(
             id: StoreFixture.id(66), target: .post(StoreFixture.originalPost), parentID: nil, authorID: StoreFixture.carol,
@@ -187,6 +187,42 @@ struct MigrationTests {
         #expect(again.openReport.migrations.isEmpty)
         #expect(again.allRecords == expected.allRecords)
         try await again.close()
+    }
+
+    /// A store written by the release before journals reserved space (schema 4, rows already in the current layout):
+    /// it opens with every row, only `store.json` is rewritten (to schema 5), and it goes on writing with reserved
+    /// space and reopening clean.
+    @Test func aSchema4StoreOpensWithEveryRowAndOnlyItsHeaderChanges() async throws {
+        let directory = try Self.copyOfFixture("store-schema4")
+        defer { directory.remove() }
+        let fixture = Self.fixtures.appendingPathComponent("store-schema4")
+        let backend = try directory.open(clock: Self.migrationTime)
+        #expect(backend.openReport.foundSchemaVersion == 4)
+        #expect(backend.openReport.migrations == [.init(from: 4, to: 5)])
+        #expect(backend.openReport.generation == 2)
+        #expect(backend.openReport.isClean)
+        #expect(backend.openReport.replayedTransactions == StoreFixture.journalTransactions.count)
+        #expect(backend.allRecords == StoreFixture.expectedRecords)
+        for name in ["snapshot-2.json", "journal-2.log"] {
+            #expect(try Data(contentsOf: directory.file(name)) == Data(contentsOf: fixture.appendingPathComponent(name)))
+        }
+        let header = try JSONDecoder.diary().decode(StoreHeader.self, from: Data(contentsOf: directory.file("store.json")))
+        #expect(header.schemaVersion == 5)
+        #expect(header.migrations == [.init(from: 4, to: 5, appliedAt: Self.migrationTime.now())])
+
+        let carol = backend.repositories(signedInAs: StoreFixture.carol)
+        let entry = try await carol.diaries.write(DiaryDraft(body: "Written at schema 5."))
+        let journal = try Data(contentsOf: directory.file("journal-2.log"))
+        #expect(journal.count > (try journalRecords(directory.file("journal-2.log")).count), "no space reserved")
+        let records = backend.allRecords
+        try await backend.close()
+
+        let reopened = try directory.open()
+        #expect(reopened.openReport.migrations.isEmpty)
+        #expect(reopened.openReport.isClean)
+        #expect(reopened.allRecords == records)
+        #expect(try await reopened.repositories(signedInAs: StoreFixture.carol).diaries.entry(entry.id).body == "Written at schema 5.")
+        try await reopened.close()
     }
 
     /// Files whose rows are in a layout newer than this code reads are refused, naming the layout, and left as

@@ -40,7 +40,7 @@ struct SchemaTests {
         let clock = ManualClock(created.addingTimeInterval(86_400))
         let backend = try directory.open(clock: clock)
         #expect(backend.openReport.foundSchemaVersion == 1)
-        #expect(backend.openReport.migrations == [.init(from: 1, to: 2), .init(from: 2, to: 3), .init(from: 3, to: 4)])
+        #expect(backend.openReport.migrations == [.init(from: 1, to: 2), .init(from: 2, to: 3), .init(from: 3, to: FileStoreSchema.currentVersion)])
         #expect(backend.allRecords == [.user(user), .diary(diary)])
         #expect(try await backend.repositories(signedInAs: user.id).diaries.entry(diary.id).body == "written by version 1")
         try await backend.close()
@@ -52,7 +52,7 @@ struct SchemaTests {
         #expect(header.schemaVersion == FileStoreSchema.currentVersion)
         #expect(header.migrations == [
             .init(from: 1, to: 2, appliedAt: clock.now()), .init(from: 2, to: 3, appliedAt: clock.now()),
-            .init(from: 3, to: 4, appliedAt: clock.now()),
+            .init(from: 3, to: FileStoreSchema.currentVersion, appliedAt: clock.now()),
         ])
 
         let reopened = try directory.open()
@@ -131,7 +131,7 @@ struct SchemaTests {
 
         let backend = try directory.open()
         #expect(backend.openReport.foundSchemaVersion == 2)
-        #expect(backend.openReport.migrations == [.init(from: 2, to: 3), .init(from: 3, to: 4)])
+        #expect(backend.openReport.migrations == [.init(from: 2, to: 3), .init(from: 3, to: FileStoreSchema.currentVersion)])
         // The rows migration wrote them into generation 3.
         #expect(backend.openReport.generation == 3)
         #expect(backend.openReport.replayedTransactions == 3)
