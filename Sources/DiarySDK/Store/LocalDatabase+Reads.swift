@@ -6,10 +6,9 @@ extension LocalDatabase {
     /// The rows whose index value equals `value`, in no particular order.
     /// - Throws: ``DiaryError/Code/server`` for an index not declared in ``StorageSchema``.
     package func rows<Row, Value>(_ index: StorageIndex<Row, Value>, equalTo value: Value) throws -> [Row] {
-        let table = self.table(index.kind)
         var rows: [Row] = []
-        try self.index(index).forEachKey(equalTo: value, count: { rows.reserveCapacity($0) }) { key in
-            if let record = table[key], let row = index.table.unwrap(record) { rows.append(row) }
+        try self.index(index).forEachRecord(equalTo: value, count: { rows.reserveCapacity($0) }) { record in
+            if let row = index.table.unwrap(record) { rows.append(row) }
         }
         return rows
     }

@@ -11,16 +11,17 @@ package protocol LocalIndexStorage: Sendable {
     mutating func remove(_ record: StoreRecord)
 }
 
-/// The local form of a ``StorageIndex``: the keys of the rows under each value, and per value how many rows each
-/// author wrote when the index is filtered.
+/// The local form of a ``StorageIndex``: the rows under each value (a covering index: the rows themselves, by key,
+/// so a read needs no lookup in the table), and per value how many rows each author wrote when the index is
+/// filtered.
 ///
 /// - Complexity: Inserting or removing a row is O(number of its values). A write to a copy shared with a reader
-///   copies one shard of the value map and at most one shard of one value's key set (see ``ShardedMap`` and
-///   ``LocalKeySet``).
+///   copies one shard of the value map and at most one shard of one value's rows (see ``ShardedMap`` and
+///   ``LocalRowSet``).
 package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndexStorage {
     /// The declaration.
     package let declaration: StorageIndex<Row, Value>
-    private var keys = ShardedMap<Value, LocalKeySet<RecordKey>>()
+    private var keys = ShardedMap<Value, LocalRowSet>()
     private var authors = LocalAuthorCounts<Value>()
 
     /// An empty index for a declaration.
@@ -46,10 +47,10 @@ package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndex
         let authorship = declaration.author?(row)
         for value in values {
             let changed = keys.modify(value) { set -> Bool in
-                var keys = set ?? LocalKeySet()
+                var rows = set ?? LocalRowSet()
                 set = nil
-                let changed = inserting ? keys.insert(key) : keys.remove(key)
-                set = keys.isEmpty ? nil : keys
+                let changed = inserting ? rows.insert(record, for: key) : rows.remove(key)
+                set = rows.isEmpty ? nil : rows
                 return changed
             }
             if changed, let authorship { authors.add(authorship, in: value, delta: inserting ? 1 : -1) }
@@ -58,15 +59,15 @@ package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndex
 
     /// The keys of the rows filed under `value`, in no particular order.
     package func keys(equalTo value: Value) -> [RecordKey] {
-        keys[value]?.elements ?? []
+        keys[value]?.keys ?? []
     }
 
-    /// Calls `body` with the key of each row filed under `value`, in no particular order, and says how many there
-    /// are first (`body` is not called when there are none).
-    package func forEachKey(equalTo value: Value, count: (Int) -> Void, _ body: (RecordKey) throws -> Void) rethrows {
+    /// Calls `body` with each row filed under `value`, in no particular order, and says how many there are first
+    /// (`body` is not called when there are none).
+    package func forEachRecord(equalTo value: Value, count: (Int) -> Void, _ body: (StoreRecord) throws -> Void) rethrows {
         guard let set = keys[value] else { return }
         count(set.count)
-        try set.forEach(body)
+        try set.forEach { _, record in try body(record) }
     }
 
     /// How many rows are filed under `value` and pass `filter` (every row, if the index has no author).
