@@ -149,25 +149,37 @@ extension DiaryEngine: DiaryRepository {
                 throw DiaryError.notFound("user \(owner)")
             }
             let key = AuthorMonth(authorID: owner, month: month)
-            var days: [LocalDate: MonthCalendar.Day] = [:]
-            var moodTimes: [LocalDate: Date] = [:]
-            for diary in try await db.rows(StorageSchema.diariesByAuthorMonth, equalTo: key) {
-                guard try await Self.countsForCalendar(diary, viewer: viewer, in: db) else { continue }
-                var day = days[diary.day] ?? .init(date: diary.day, mood: nil, entryCount: 0, postCount: 0)
-                day.entryCount += 1
-                if let mood = diary.mood, moodTimes[diary.day].map({ diary.createdAt > $0 }) ?? true {
-                    day.mood = mood
-                    moodTimes[diary.day] = diary.createdAt
+            // One slot per day of the month, indexed by the day: no hashing per row, and the days come out in order.
+            var days = [MonthCalendar.Day?](repeating: nil, count: 31)
+            var moodTimes = [Date?](repeating: nil, count: 31)
+            let diaries = try await db.rows(StorageSchema.diariesByAuthorMonth, equalTo: key)
+            // By position, reading fields in place: a month can hold hundreds of entries, and copying each whole
+            // entry out of the array (its text, tags and images) would cost more than the rest of the loop.
+            for index in diaries.indices {
+                guard !diaries[index].isHidden && diaries[index].deletedAt == nil else { continue }
+                if let decided = AccessPolicy.canSeeWithoutReading(diaries[index], viewer: viewer) {
+                    guard decided else { continue }
+                } else {
+                    guard try await Self.countsForCalendar(diaries[index], viewer: viewer, in: db) else { continue }
                 }
-                days[diary.day] = day
+                let date = diaries[index].day
+                let slot = date.day - 1
+                var day = days[slot] ?? .init(date: date, mood: nil, entryCount: 0, postCount: 0)
+                day.entryCount += 1
+                if let mood = diaries[index].mood, moodTimes[slot].map({ diaries[index].createdAt > $0 }) ?? true {
+                    day.mood = mood
+                    moodTimes[slot] = diaries[index].createdAt
+                }
+                days[slot] = day
             }
             for post in try await db.rows(StorageSchema.postsByAuthorMonth, equalTo: key) {
                 guard Self.countsForCalendar(post, viewer: viewer) else { continue }
-                var day = days[post.day] ?? .init(date: post.day, mood: nil, entryCount: 0, postCount: 0)
+                let slot = post.day.day - 1
+                var day = days[slot] ?? .init(date: post.day, mood: nil, entryCount: 0, postCount: 0)
                 day.postCount += 1
-                days[post.day] = day
+                days[slot] = day
             }
-            return MonthCalendar(month: month, days: days.values.sorted { $0.date < $1.date })
+            return MonthCalendar(month: month, days: days.compactMap { $0 })
         }
     }
 

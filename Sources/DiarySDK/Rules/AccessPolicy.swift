@@ -42,21 +42,26 @@ package enum AccessPolicy {
     /// Whether `viewer` may see an entry: private to its author; book entries to members; shared entries to anyone
     /// without a block; hidden entries to the author only; deleted-entry traces to members who chose to see them.
     package static func canSee(_ diary: Diary, viewer: Viewer, in db: any StorageReader) async throws -> Bool {
-        if diary.deletedAt != nil {
-            guard let bookID = diary.bookID, try await isMember(viewer.id, of: bookID, in: db) else { return false }
-            return try await db.user(viewer.id)?.settings?.showsDeletedEntryTraces ?? true
-        }
+        if let decided = canSeeWithoutReading(diary, viewer: viewer) { return decided }
+        // Left: a book's deleted-entry trace, or an entry shared with a book's members.
+        guard let bookID = diary.bookID, try await isMember(viewer.id, of: bookID, in: db) else { return false }
+        guard diary.deletedAt != nil else { return true }
+        return try await db.user(viewer.id)?.settings?.showsDeletedEntryTraces ?? true
+    }
+
+    /// The part of ``canSee(_:viewer:in:)`` decided by the entry and the viewer alone, without reading anything:
+    /// `nil` when the answer depends on the viewer's membership of the entry's book (a book entry for members, a
+    /// book's deleted-entry trace). For loops over many entries (a month's calendar), which then read only for
+    /// those.
+    package static func canSeeWithoutReading(_ diary: Diary, viewer: Viewer) -> Bool? {
+        if diary.deletedAt != nil { return diary.bookID == nil ? false : nil }
         if diary.authorID == viewer.id { return true }
         if diary.isHidden { return false }
         if viewer.blockedEitherWay.contains(diary.authorID) { return false }
         switch diary.visibility {
-        case .private:
-            return false
-        case .members:
-            guard let bookID = diary.bookID else { return false }
-            return try await isMember(viewer.id, of: bookID, in: db)
-        case .shared:
-            return true
+        case .private: return false
+        case .members: return diary.bookID == nil ? false : nil
+        case .shared: return true
         }
     }
 
