@@ -3,9 +3,11 @@ import DiarySDKFileStore
 import Foundation
 import GRDB
 
-/// `FileStoreBenchmarks profile <calendar|tags|writes> <file|sqlite> <entries> <repetitions>`: opens a cached store
+/// `FileStoreBenchmarks profile <calendar|tags|writes|open> <file|sqlite> <entries> <repetitions>`: opens a cached store
 /// and runs one query `repetitions` times after one warm-up, for an instruction counter or `perf record`. `writes`
-/// makes that many durable single writes (the write figure's) into a working copy of the file store. Under
+/// makes that many durable single writes (the write figure's) into a working copy of the file store; `open` (file
+/// only) opens and closes the cached store that many times and prints the median open next to the median bare
+/// decode of the same entries. Under
 /// `valgrind --tool=callgrind`, the difference between runs with two repetition counts divided by their
 /// difference is the instructions of one warm query, without opening the store.
 enum Profile {
@@ -16,6 +18,20 @@ enum Profile {
         let query = arguments[0]
         let files = try await cache.diaries(size, json: false)
         switch arguments[1] {
+        case "file" where query == "open":
+            // Opens and closes the cached store `repetitions` times, then decodes its entries' bare JSON as often,
+            // and prints the median of each (a steadier figure than one open per round).
+            let json = try Data(contentsOf: try await cache.diaries(size, json: true).json)
+            var opens: [Double] = []
+            var decodes: [Double] = []
+            for _ in 0..<max(1, repetitions) {
+                var backend: FileStoreBackend?
+                opens.append(try Clock.seconds { backend = try FileStoreBackend(configuration: FileStoreBench.configuration(files.store)) })
+                try await backend?.close()
+                decodes.append(try Clock.seconds { _ = try JSONDecoder.diary().decode([Diary].self, from: json) })
+            }
+            let median = { (values: [Double]) in values.sorted()[values.count / 2] * 1_000 }
+            print(String(format: "open %.2f ms, bare decode %.2f ms (medians of %d)", median(opens), median(decodes), opens.count))
         case "file" where query == "writes":
             let store = try DatasetCache.workingCopy(of: files.store, name: "profile-writes")
             defer { try? FileManager.default.removeItem(at: store.deletingLastPathComponent()) }
