@@ -13,8 +13,8 @@ package struct LocalAuthorCounts<Partition: Hashable & Sendable>: Sendable {
         var isAnonymous: Bool
     }
 
-    private var byAuthor = ShardedMap<Key, Int>()
-    private var anonymous = ShardedMap<Partition, Int>()
+    private var byAuthor = PersistentMap<Key, Int>()
+    private var anonymous = PersistentMap<Partition, Int>()
 
     package init() {}
 
@@ -57,11 +57,10 @@ package struct LocalAuthorCounts<Partition: Hashable & Sendable>: Sendable {
 }
 
 extension LocalAuthorCounts {
-    /// How many shards of its maps these counts share with `other`.
-    package func sharedShardCount(with other: LocalAuthorCounts) -> Int {
-        byAuthor.sharedShardCount(with: other.byAuthor) + anonymous.sharedShardCount(with: other.anonymous)
+    /// How many nodes of its maps these counts share with `other`, and how many they have.
+    package func sharedNodes(with other: LocalAuthorCounts) -> (shared: Int, total: Int) {
+        let byAuthor = byAuthor.sharedNodes(with: other.byAuthor)
+        let anonymous = anonymous.sharedNodes(with: other.anonymous)
+        return (byAuthor.shared + anonymous.shared, byAuthor.total + anonymous.total)
     }
-
-    /// How many shards its maps have.
-    package var shardCount: Int { 2 * ShardedMap<Partition, Int>.shardCount }
 }

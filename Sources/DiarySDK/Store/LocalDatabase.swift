@@ -10,13 +10,13 @@ import Foundation
 /// compaction serialises a copy while writes go on. Copies share storage until one of them writes, and a write
 /// copies only what it touches, never a whole table:
 ///
-/// - Complexity: A write to a copy shared with another copies, per table, index and listing it touches, one shard
-///   of a ``ShardedMap`` (about 1/256 of the map, plus the 256-entry shard list), at most one shard of one value's
-///   key set (``LocalKeySet``) and one chunk of a listing's partition (``SortedKeyIndex``). The cost of a write
-///   grows with the size of the database only through those fractions, not with a copy of any table.
+/// - Complexity: A write to a copy shared with another copies, per table, index and listing it touches, the nodes
+///   on the path to its key in a ``PersistentMap`` (about log₃₂ of the map's size, each at most 32 entries), the
+///   same in one value's rows (``LocalRowSet``), and one chunk of a listing's partition (``SortedKeyIndex``). The
+///   cost of a write grows with the size of the database only by those logarithms, never with a copy of a table.
 package struct LocalDatabase: Sendable {
     /// Each kind's rows, at ``LocalSchema/tablePosition``.
-    private var tables: [ShardedMap<RecordKey, StoreRecord>]
+    private var tables: [PersistentMap<RecordKey, StoreRecord>]
     /// Every declared index, at ``LocalSchema/indexPosition``.
     private var indices: [any LocalIndexStorage]
     /// Every declared listing, at ``LocalSchema/listingPosition``.
@@ -31,7 +31,7 @@ package struct LocalDatabase: Sendable {
     ///   snapshot off the write path (``makePostTextIndex()``) and hands it to the writer
     ///   (``installPostTextIndex(_:replaying:)``); until then searches walk the posts.
     package init(indexingPostText: Bool = true) {
-        tables = RecordKind.allCases.map { _ in ShardedMap() }
+        tables = RecordKind.allCases.map { _ in PersistentMap() }
         indices = LocalSchema.makeIndices()
         listings = LocalSchema.makeListings()
         postText = indexingPostText ? LocalPostTextIndex() : nil
@@ -97,7 +97,7 @@ package struct LocalDatabase: Sendable {
 
     /// The row with a key, if any.
     /// The rows of one kind, by key: for reads that look up many rows of the same table.
-    func table(_ kind: RecordKind) -> ShardedMap<RecordKey, StoreRecord> {
+    func table(_ kind: RecordKind) -> PersistentMap<RecordKey, StoreRecord> {
         tables[LocalSchema.tablePosition(kind)]
     }
 
@@ -203,10 +203,12 @@ package struct LocalDatabase: Sendable {
         return listing
     }
 
-    /// How many shards of its tables, indices and listings this database shares with `other`, and how many there are
-    /// in all: for tests that check what a write copies.
-    package func sharedTableShards(with other: LocalDatabase) -> (shared: Int, total: Int) {
-        let shared = zip(tables, other.tables).reduce(0) { $0 + $1.0.sharedShardCount(with: $1.1) }
-        return (shared, tables.count * ShardedMap<RecordKey, StoreRecord>.shardCount)
+    /// How many nodes of its tables this database shares with `other`, and how many there are in all: for tests
+    /// that check what a write copies.
+    package func sharedTableNodes(with other: LocalDatabase) -> (shared: Int, total: Int) {
+        zip(tables, other.tables).reduce((shared: 0, total: 0)) { sum, pair in
+            let nodes = pair.0.sharedNodes(with: pair.1)
+            return (sum.shared + nodes.shared, sum.total + nodes.total)
+        }
     }
 }

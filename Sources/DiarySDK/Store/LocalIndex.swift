@@ -16,12 +16,12 @@ package protocol LocalIndexStorage: Sendable {
 /// filtered.
 ///
 /// - Complexity: Inserting or removing a row is O(number of its values). A write to a copy shared with a reader
-///   copies one shard of the value map and at most one shard of one value's rows (see ``ShardedMap`` and
+///   copies one shard of the value map and at most one shard of one value's rows (see ``PersistentMap`` and
 ///   ``LocalRowSet``).
 package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndexStorage {
     /// The declaration.
     package let declaration: StorageIndex<Row, Value>
-    private var keys = ShardedMap<Value, LocalRowSet>()
+    private var keys = PersistentMap<Value, LocalRowSet>()
     private var authors = LocalAuthorCounts<Value>()
 
     /// An empty index for a declaration.
@@ -82,9 +82,10 @@ package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndex
 extension LocalIndex {
     /// How many shards of its maps this index shares with `other` (the same storage), and how many it has: for
     /// tests that check what a write copies.
-    package func sharedShards(with other: LocalIndex) -> (shared: Int, total: Int) {
-        (keys.sharedShardCount(with: other.keys) + authors.sharedShardCount(with: other.authors),
-         ShardedMap<Value, Int>.shardCount + authors.shardCount)
+    package func sharedNodes(with other: LocalIndex) -> (shared: Int, total: Int) {
+        let keys = keys.sharedNodes(with: other.keys)
+        let authors = authors.sharedNodes(with: other.authors)
+        return (keys.shared + authors.shared, keys.total + authors.total)
     }
 }
 

@@ -4,7 +4,7 @@ import Foundation
 /// cheap to copy-on-write whatever its size.
 ///
 /// One key is kept inline (most values of most indices name one row); up to ``shardThreshold`` keys in one set; past
-/// that the keys are spread over ``ShardedMap/shardCount`` sets by hash, so a write to a copy shared with a reader
+/// that the keys are spread over ``shardCount`` sets by hash, so a write to a copy shared with a reader
 /// copies one of them (about `count / 256` keys) and the list of them, never the whole set.
 ///
 /// - Complexity: `insert`, `remove` and `contains` are O(1) on average; a write to shared storage copies at most
@@ -12,6 +12,8 @@ import Foundation
 package struct LocalKeySet<Element: Hashable & Sendable>: Sendable {
     /// The size past which the keys are spread over shards.
     package static var shardThreshold: Int { 2_048 }
+    /// How many sets the keys are spread over past ``shardThreshold``.
+    package static var shardCount: Int { 256 }
 
     private enum Storage: Sendable {
         case empty
@@ -31,7 +33,7 @@ package struct LocalKeySet<Element: Hashable & Sendable>: Sendable {
     package var isEmpty: Bool { count == 0 }
 
     private static func shard(of element: Element) -> Int {
-        element.hashValue & (ShardedMap<Element, Element>.shardCount - 1)
+        element.hashValue & (Self.shardCount - 1)
     }
 
     /// Whether the set holds a key.
@@ -128,7 +130,7 @@ package struct LocalKeySet<Element: Hashable & Sendable>: Sendable {
     }
 
     private static func spread(_ set: Set<Element>) -> [Set<Element>] {
-        var shards = [Set<Element>](repeating: [], count: ShardedMap<Element, Element>.shardCount)
+        var shards = [Set<Element>](repeating: [], count: Self.shardCount)
         for element in set { shards[shard(of: element)].insert(element) }
         return shards
     }

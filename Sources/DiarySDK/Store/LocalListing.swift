@@ -23,7 +23,7 @@ package protocol LocalListingStorage: Sendable {
 package struct LocalListing<Row: Sendable, Partition: Hashable & Sendable>: LocalListingStorage {
     /// The declaration.
     package let declaration: StorageListing<Row, Partition>
-    private var partitions = ShardedMap<Partition, SortedKeyIndex>()
+    private var partitions = PersistentMap<Partition, SortedKeyIndex>()
     private var authors = LocalAuthorCounts<Partition>()
     private var deferred: [Partition: [SortKey]] = [:]
 
@@ -102,10 +102,11 @@ package struct LocalListing<Row: Sendable, Partition: Hashable & Sendable>: Loca
 }
 
 extension LocalListing {
-    /// How many shards of its maps this listing shares with `other` (the same storage), and how many it has: for
+    /// How many nodes of its maps this listing shares with `other` (the same storage), and how many it has: for
     /// tests that check what a write copies.
-    package func sharedShards(with other: LocalListing) -> (shared: Int, total: Int) {
-        (partitions.sharedShardCount(with: other.partitions) + authors.sharedShardCount(with: other.authors),
-         ShardedMap<Partition, Int>.shardCount + authors.shardCount)
+    package func sharedNodes(with other: LocalListing) -> (shared: Int, total: Int) {
+        let partitions = partitions.sharedNodes(with: other.partitions)
+        let authors = authors.sharedNodes(with: other.authors)
+        return (partitions.shared + authors.shared, partitions.total + authors.total)
     }
 }

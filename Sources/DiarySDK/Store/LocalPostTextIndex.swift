@@ -15,7 +15,7 @@ import Foundation
 /// never reused while the index lives, which is the life of the process) to keep posting sets small.
 ///
 /// - Complexity: Indexing a post is O(its length). A write to a copy shared with a reader copies one shard of each
-///   map it touches and one shard of each posting set (see ``ShardedMap`` and ``LocalKeySet``).
+///   map it touches and one shard of each posting set (see ``PersistentMap`` and ``LocalKeySet``).
 package struct LocalPostTextIndex: Sendable {
     struct Token: Sendable {
         var number: UInt32
@@ -23,17 +23,17 @@ package struct LocalPostTextIndex: Sendable {
     }
 
     /// Each post's number.
-    private(set) var numbers = ShardedMap<Post.ID, UInt32>()
+    private(set) var numbers = PersistentMap<Post.ID, UInt32>()
     /// Each number's post.
-    private(set) var postIDs = ShardedMap<UInt32, Post.ID>()
+    private(set) var postIDs = PersistentMap<UInt32, Post.ID>()
     private var nextPost: UInt32 = 0
     /// Every distinct token, with the posts it occurs in.
-    private(set) var tokens = ShardedMap<String, Token>()
+    private(set) var tokens = PersistentMap<String, Token>()
     /// Each token number's text.
-    private(set) var tokenText = ShardedMap<UInt32, String>()
+    private(set) var tokenText = PersistentMap<UInt32, String>()
     private var nextToken: UInt32 = 0
     /// The tokens each 1-, 2- and 3-character gram occurs in.
-    private(set) var grams = ShardedMap<String, LocalKeySet<UInt32>>()
+    private(set) var grams = PersistentMap<String, LocalKeySet<UInt32>>()
 
     package init() {}
 

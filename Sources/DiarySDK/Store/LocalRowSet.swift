@@ -4,21 +4,23 @@ import Foundation
 /// covering index entry, so reading them needs no lookup in the table, and a map that stays cheap to copy-on-write
 /// whatever its size.
 ///
-/// As ``LocalKeySet``: one row is kept inline (most values of most indices name one row); up to
-/// ``LocalKeySet/shardThreshold`` rows in one dictionary; past that they are spread over
-/// ``ShardedMap/shardCount`` dictionaries by the key's hash, so a write to a copy shared with a reader copies one of
-/// them and the list of them, never the whole map. A row is a ``StoreRecord``, a reference to the table's own boxed
-/// row, so filing it costs a pointer, not a copy.
+/// One row is kept inline (most values of most indices name one row); up to ``smallLimit`` rows in one dictionary,
+/// which a write to a shared copy copies whole; past that in a ``PersistentMap``, of which such a write copies only
+/// the path to the row. A row is a ``StoreRecord``, a reference to the table's own boxed row, so filing it costs a
+/// pointer, not a copy.
 ///
-/// - Complexity: `insert`, `remove` and `contains` are O(1) on average; a write to shared storage copies at most
-///   O(``LocalKeySet/shardThreshold`` + `count / 256`) entries.
+/// - Complexity: `insert`, `remove` and `contains` are O(log₃₂ `count`) at most; a write to shared storage copies at
+///   most O(``smallLimit`` + 32 · log₃₂ `count`) entries.
 package struct LocalRowSet: Sendable {
     private enum Storage: Sendable {
         case empty
         case one(RecordKey, StoreRecord)
-        case rows([RecordKey: StoreRecord])
-        case sharded([[RecordKey: StoreRecord]])
+        case small([RecordKey: StoreRecord])
+        case large(PersistentMap<RecordKey, StoreRecord>)
     }
+
+    /// The most rows kept in one dictionary.
+    package static var smallLimit: Int { 32 }
 
     private var storage = Storage.empty
     /// How many rows the set holds.
@@ -30,19 +32,13 @@ package struct LocalRowSet: Sendable {
     /// Whether the set holds no row.
     package var isEmpty: Bool { count == 0 }
 
-    private static var threshold: Int { LocalKeySet<RecordKey>.shardThreshold }
-
-    private static func shard(of key: RecordKey) -> Int {
-        key.hashValue & (ShardedMap<RecordKey, StoreRecord>.shardCount - 1)
-    }
-
     /// Whether the set holds the row with a key.
     package func contains(_ key: RecordKey) -> Bool {
         switch storage {
         case .empty: false
         case .one(let only, _): only == key
-        case .rows(let rows): rows[key] != nil
-        case .sharded(let shards): shards[Self.shard(of: key)][key] != nil
+        case .small(let rows): rows[key] != nil
+        case .large(let rows): rows[key] != nil
         }
     }
 
@@ -50,28 +46,31 @@ package struct LocalRowSet: Sendable {
     /// - Returns: `false` if a row with that key was filed already.
     @discardableResult
     package mutating func insert(_ record: StoreRecord, for key: RecordKey) -> Bool {
+        let added: Bool
         switch storage {
         case .empty:
             storage = .one(key, record)
+            added = true
         case .one(let only, let row):
-            guard only != key else {
-                storage = .one(key, record)
-                return false
+            added = only != key
+            storage = added ? .small([only: row, key: record]) : .one(key, record)
+        case .small(var rows):
+            storage = .empty
+            added = rows.updateValue(record, forKey: key) == nil
+            if rows.count > Self.smallLimit {
+                var large = PersistentMap<RecordKey, StoreRecord>()
+                for (key, record) in rows { large.updateValue(record, forKey: key) }
+                storage = .large(large)
+            } else {
+                storage = .small(rows)
             }
-            storage = .rows([only: row, key: record])
-        case .rows(var rows):
+        case .large(var rows):
             storage = .empty
-            let added = rows.updateValue(record, forKey: key) == nil
-            storage = rows.count > Self.threshold ? .sharded(Self.spread(rows)) : .rows(rows)
-            guard added else { return false }
-        case .sharded(var shards):
-            storage = .empty
-            let added = shards[Self.shard(of: key)].updateValue(record, forKey: key) == nil
-            storage = .sharded(shards)
-            guard added else { return false }
+            added = rows.updateValue(record, forKey: key) == nil
+            storage = .large(rows)
         }
-        count += 1
-        return true
+        if added { count += 1 }
+        return added
     }
 
     /// Takes the row with a key out.
@@ -84,19 +83,22 @@ package struct LocalRowSet: Sendable {
         case .one(let only, _):
             guard only == key else { return false }
             storage = .empty
-        case .rows(var rows):
+        case .small(var rows):
             storage = .empty
             let removed = rows.removeValue(forKey: key) != nil
-            storage = rows.count == 1 ? .one(rows.first!.key, rows.first!.value) : .rows(rows)
+            storage = rows.count == 1 ? .one(rows.first!.key, rows.first!.value) : .small(rows)
             guard removed else { return false }
-        case .sharded(var shards):
+        case .large(var rows):
             storage = .empty
-            let removed = shards[Self.shard(of: key)].removeValue(forKey: key) != nil
-            storage = .sharded(shards)
-            guard removed else { return false }
-            if count - 1 < Self.threshold / 4 {
-                storage = .rows(shards.reduce(into: [:]) { $0.merge($1) { first, _ in first } })
+            let removed = rows.removeValue(forKey: key) != nil
+            if rows.count <= Self.smallLimit / 2 {
+                var small: [RecordKey: StoreRecord] = [:]
+                rows.forEach { small[$0] = $1 }
+                storage = .small(small)
+            } else {
+                storage = .large(rows)
             }
+            guard removed else { return false }
         }
         count -= 1
         return true
@@ -107,11 +109,8 @@ package struct LocalRowSet: Sendable {
         switch storage {
         case .empty: break
         case .one(let key, let record): try body(key, record)
-        case .rows(let rows): for (key, record) in rows { try body(key, record) }
-        case .sharded(let shards):
-            for shard in shards {
-                for (key, record) in shard { try body(key, record) }
-            }
+        case .small(let rows): for (key, record) in rows { try body(key, record) }
+        case .large(let rows): try rows.forEach(body)
         }
     }
 
@@ -121,11 +120,5 @@ package struct LocalRowSet: Sendable {
         keys.reserveCapacity(count)
         forEach { key, _ in keys.append(key) }
         return keys
-    }
-
-    private static func spread(_ rows: [RecordKey: StoreRecord]) -> [[RecordKey: StoreRecord]] {
-        var shards = [[RecordKey: StoreRecord]](repeating: [:], count: ShardedMap<RecordKey, StoreRecord>.shardCount)
-        for (key, record) in rows { shards[shard(of: key)][key] = record }
-        return shards
     }
 }
