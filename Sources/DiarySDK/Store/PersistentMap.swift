@@ -156,11 +156,66 @@ package struct PersistentMap<Key: Hashable & Sendable, Value: Sendable>: Sendabl
 
     /// Changes the value filed under a key in place: `body` gets it (`nil` when absent) and may replace or remove
     /// it (by setting `nil`).
+    ///
+    /// A value already filed is moved out of its node for `body` and back (one walk, no copy of it), so a value that
+    /// is itself copy-on-write (a set of rows) stays uniquely referenced and changes in place.
     @discardableResult
     package mutating func modify<Result>(_ key: Key, _ body: (inout Value?) throws -> Result) rethrows -> Result {
-        var value = removeValue(forKey: key)
-        defer { if let value { updateValue(value, forKey: key) } }
-        return try body(&value)
+        let hash = Self.hash(key)
+        guard root != nil, Self.contains(key, hash: hash, shift: 0, in: root!) else {
+            var value: Value?
+            defer { if let value { updateValue(value, forKey: key) } }
+            return try body(&value)
+        }
+        var removed = false
+        defer {
+            if removed {
+                count -= 1
+                if count == 0 { root = nil }
+            }
+        }
+        return try Self.modify(key, hash: hash, shift: 0, in: &root!, removed: &removed, body)
+    }
+
+    /// ``modify(_:_:)`` of a key the subtrie holds.
+    private static func modify<Result>(
+        _ key: Key, hash: UInt64, shift: Int, in node: inout Node, removed: inout Bool,
+        _ body: (inout Value?) throws -> Result
+    ) rethrows -> Result {
+        unique(&node)
+        let bit = Self.bit(hash, shift)
+        if node.isCollision || node.dataMap & bit != 0 {
+            let index = node.isCollision ? node.keys.firstIndex(of: key)! : position(node.dataMap, bit)
+            var value: Value? = node.values.remove(at: index)
+            defer {
+                if let value {
+                    node.values.insert(value, at: index)
+                } else {
+                    node.keys.remove(at: index)
+                    if !node.isCollision { node.dataMap ^= bit }
+                    removed = true
+                }
+            }
+            return try body(&value)
+        }
+        let childIndex = position(node.nodeMap, bit)
+        defer { if removed { pullUpIfAlone(childIndex, bit, in: node) } }
+        return try modify(key, hash: hash, shift: shift + bitsPerLevel, in: &node.children[childIndex], removed: &removed, body)
+    }
+
+    /// Gives a child left with one entry or none back to its parent (`node`, uniquely held), so the trie stays as
+    /// shallow as its keys need.
+    private static func pullUpIfAlone(_ childIndex: Int, _ bit: UInt32, in node: Node) {
+        let child = node.children[childIndex]
+        guard child.nodeMap == 0 && child.keys.count <= 1 else { return }
+        node.children.remove(at: childIndex)
+        node.nodeMap ^= bit
+        if let last = child.keys.first {
+            let index = position(node.dataMap, bit)
+            node.keys.insert(last, at: index)
+            node.values.insert(child.values[0], at: index)
+            node.dataMap |= bit
+        }
     }
 
     private static func insert(_ value: Value, for key: Key, hash: UInt64, shift: Int, into node: inout Node) -> Value? {
@@ -244,19 +299,7 @@ package struct PersistentMap<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         guard Self.contains(key, hash: hash, shift: shift + bitsPerLevel, in: node.children[childIndex]) else { return nil }
         unique(&node)
         let old = remove(key, hash: hash, shift: shift + bitsPerLevel, from: &node.children[childIndex])
-        let child = node.children[childIndex]
-        if child.nodeMap == 0 && child.keys.count <= 1 {
-            // A child left with one entry or none gives it back to this node, so the trie stays as shallow as its
-            // keys need.
-            node.children.remove(at: childIndex)
-            node.nodeMap ^= bit
-            if let last = child.keys.first {
-                let index = position(node.dataMap, bit)
-                node.keys.insert(last, at: index)
-                node.values.insert(child.values[0], at: index)
-                node.dataMap |= bit
-            }
-        }
+        pullUpIfAlone(childIndex, bit, in: node)
         return old
     }
 
