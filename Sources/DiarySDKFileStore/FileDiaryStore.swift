@@ -9,7 +9,7 @@ import Foundation
 /// it: it never waits for a write, its `fsync`, a compaction or another read, and never sees a change that is not yet
 /// durable. Writes queue on a ``WriterQueue``; each works on its own copy of the database, appends its journal record
 /// and `fsync`s on the calling task's thread (measured 20–30% faster per write than hopping to a dispatch queue and
-/// back), and only then publishes its copy as the committed value. A copy shares every table shard and index chunk
+/// back), and only then publishes its copy as the committed value. A copy shares every trie node and listing chunk
 /// it does not change (``LocalDatabase``), so a write costs the same whether or not a reader or a compaction holds
 /// the previous value. Attachment bytes, which may be large, are written on a serial dispatch queue, as is the
 /// background compaction.

@@ -4,8 +4,9 @@ import Foundation
 /// A complete backend that keeps its data as JSON files in a directory: the embedded default for apps that work
 /// offline, the example programs and the reference server.
 ///
-/// Every write is durable when it returns (a write-ahead journal, `fsync`ed), survives `kill -9` and power loss,
-/// and costs the same however large the store is; snapshots are compacted in the background. Attachments are files
+/// Every write is durable when it returns (a write-ahead journal, flushed), survives `kill -9` and power loss, and
+/// costs about the same however large the store is, during a compaction too (what it copies grows with log₃₂ of
+/// the store's size; docs/PERFORMANCE.md has the figures); snapshots are compacted in the background. Attachments are files
 /// named by UUID in `attachments/`. One process at a time may open a directory (a file lock); within a process
 /// any number of tasks may use it. docs/FileStoreFormat.md documents the files.
 ///

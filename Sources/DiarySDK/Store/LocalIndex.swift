@@ -16,8 +16,8 @@ package protocol LocalIndexStorage: Sendable {
 /// filtered.
 ///
 /// - Complexity: Inserting or removing a row is O(number of its values). A write to a copy shared with a reader
-///   copies one shard of the value map and at most one shard of one value's rows (see ``PersistentMap`` and
-///   ``LocalRowSet``).
+///   copies the path to the value in the value map and at most the path to the row in that value's rows (see
+///   ``PersistentMap`` and ``LocalRowSet``).
 package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndexStorage {
     /// The declaration.
     package let declaration: StorageIndex<Row, Value>
@@ -80,7 +80,7 @@ package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndex
 }
 
 extension LocalIndex {
-    /// How many shards of its maps this index shares with `other` (the same storage), and how many it has: for
+    /// How many nodes of its maps this index shares with `other` (the same storage), and how many it has: for
     /// tests that check what a write copies.
     package func sharedNodes(with other: LocalIndex) -> (shared: Int, total: Int) {
         let keys = keys.sharedNodes(with: other.keys)

@@ -18,8 +18,8 @@ package protocol LocalListingStorage: Sendable {
 /// how many rows of each partition each author wrote (see ``LocalAuthorCounts``).
 ///
 /// - Complexity: Inserting or removing a row is O(log n) plus moving at most one chunk of keys
-///   (``SortedKeyIndex``). A write to a copy shared with a reader copies one shard of the partition map, one chunk
-///   and the chunk list of the partition's index.
+///   (``SortedKeyIndex``). A write to a copy shared with a reader copies the path to the partition in the partition
+///   map, one chunk and the chunk list of the partition's index.
 package struct LocalListing<Row: Sendable, Partition: Hashable & Sendable>: LocalListingStorage {
     /// The declaration.
     package let declaration: StorageListing<Row, Partition>

@@ -14,8 +14,8 @@ import Foundation
 /// exactly when it matches there. Posts are numbered (a `UInt32` each, in the order they were indexed; numbers are
 /// never reused while the index lives, which is the life of the process) to keep posting sets small.
 ///
-/// - Complexity: Indexing a post is O(its length). A write to a copy shared with a reader copies one shard of each
-///   map it touches and one shard of each posting set (see ``PersistentMap`` and ``LocalKeySet``).
+/// - Complexity: Indexing a post is O(its length). A write to a copy shared with a reader copies the path to the key
+///   in each map it touches and one shard of each posting set (see ``PersistentMap`` and ``LocalKeySet``).
 package struct LocalPostTextIndex: Sendable {
     struct Token: Sendable {
         var number: UInt32
