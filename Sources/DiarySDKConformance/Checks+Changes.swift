@@ -2,7 +2,10 @@ import DiarySDK
 import Foundation
 
 extension ConformanceSuite {
-    /// Collects changes from a feed for a short while after `action`.
+    /// Collects changes from a feed after `action`, until `done` says so or ten seconds pass (a bound for liveness:
+    /// locally a change arrives at once, but a PostgreSQL store delivers a commit only once every transaction older
+    /// than it in the database has ended, which under a loaded test run, with other tests' migrations running, can
+    /// take several seconds).
     static func changes(
         of actor: Actor, during action: @Sendable () async throws -> Void, until done: @escaping @Sendable ([DiaryChange]) -> Bool
     ) async throws -> [DiaryChange] {
@@ -18,7 +21,7 @@ extension ConformanceSuite {
         try await Task.sleep(nanoseconds: 100_000_000)
         try await action()
         let timeout = Task {
-            try await Task.sleep(nanoseconds: 3_000_000_000)
+            try await Task.sleep(nanoseconds: 10_000_000_000)
             collector.cancel()
         }
         let seen = await collector.value

@@ -120,6 +120,7 @@ extension FileDiaryStore {
         }
 
         let descriptor = try io.openFile(journalPath, create: false)
+        let allocated: Int
         do {
             if report.recoveredTornTail {
                 try io.truncate(descriptor, to: last.validLength, path: journalPath)
@@ -144,12 +145,7 @@ extension FileDiaryStore {
             if !report.isOrphanSweepSuspended {
                 report.removedOrphanAttachments = try removeOrphanAttachments(in: directory, database: database, io: io)
             }
-        } catch {
-            io.close(descriptor)
-            throw error
-        }
-        let allocated: Int
-        do {
+            // The records, then the space reserved after them (docs/FileStoreFormat.md).
             allocated = try io.size(descriptor, path: journalPath)
         } catch {
             io.close(descriptor)

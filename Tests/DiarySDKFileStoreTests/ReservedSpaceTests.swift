@@ -8,6 +8,15 @@ import Testing
 /// append overwrites zeros instead of growing the file.
 @Suite("File store journals' reserved space")
 struct ReservedSpaceTests {
+    /// Reopens a closed store and checks that it holds `records` and opened clean.
+    private func expectReopens(_ directory: TestDirectory, holding records: [StoreRecord]) async throws {
+        let reopened = try directory.open()
+        #expect(reopened.allRecords == records)
+        #expect(reopened.openReport.isClean)
+        #expect(!reopened.openReport.recoveredTornTail)
+        try await reopened.close()
+    }
+
     /// The size of a file, and the end of the records in it.
     private func journal(_ directory: TestDirectory, _ name: String) throws -> (size: Int, records: Int) {
         let url = directory.file(name)
@@ -60,10 +69,7 @@ struct ReservedSpaceTests {
         #expect(grown.size - grown.records <= JournalFormat.preallocation(after: grown.records) + 4_096)
         let records = backend.allRecords
         try await backend.close()
-        let reopened = try directory.open()
-        #expect(reopened.allRecords == records)
-        #expect(reopened.openReport.isClean)
-        try await reopened.close()
+        try await expectReopens(directory, holding: records)
     }
 
     /// A compaction starts the next journal with space reserved, as large as the records of the journal it follows
@@ -83,10 +89,7 @@ struct ReservedSpaceTests {
         #expect(try journal(directory, "journal-2.log").size == next.size)
         let records = backend.allRecords
         try await backend.close()
-        let reopened = try directory.open()
-        #expect(reopened.allRecords == records)
-        #expect(reopened.openReport.isClean)
-        try await reopened.close()
+        try await expectReopens(directory, holding: records)
     }
 
     /// A store from before schema 5, whose journal ends with its last record, opens, is marked schema 5 and reserves
