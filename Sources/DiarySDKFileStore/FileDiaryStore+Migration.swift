@@ -19,11 +19,13 @@ extension FileDiaryStore {
         var now: Date
     }
 
-    /// What a rows migration left: the header, the generation whose journal the store appends to, and the size of
-    /// the snapshot it wrote (`nil` when it wrote none).
+    /// What a rows migration left: the header, and, when it rewrote the rows, the generation it wrote (whose journal
+    /// the store appends to from then on) and the size of its snapshot. Both are `nil` when it rewrote `store.json`
+    /// alone: the store then goes on exactly as it was read, with the journal it was appending to and an unfinished
+    /// compaction, if there was one, still to retry.
     struct MigratedRows {
         var header: StoreHeader
-        var generation: Int
+        var generation: Int?
         var snapshotBytes: Int?
     }
 
@@ -67,7 +69,7 @@ extension FileDiaryStore {
             header.schemaVersion = FileStoreSchema.currentVersion
             try FileStoreSchema.writeHeader(header, in: directory, io: io)
         }
-        return MigratedRows(header: header, generation: target, snapshotBytes: snapshotBytes)
+        return MigratedRows(header: header, generation: snapshotBytes == nil ? nil : target, snapshotBytes: snapshotBytes)
     }
 
     /// Moves the snapshots and journals older than `generation` into ``replacedFilesFolder``.

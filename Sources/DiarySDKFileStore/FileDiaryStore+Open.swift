@@ -163,13 +163,15 @@ extension FileDiaryStore {
                 if migrated.schemaVersion < rewritten.header.schemaVersion {
                     report.migrations.append(.init(from: migrated.schemaVersion, to: rewritten.header.schemaVersion))
                 }
-                if let written = rewritten.snapshotBytes {
+                if let written = rewritten.snapshotBytes, let generation = rewritten.generation {
                     snapshotBytes = written
                     unfinished = nil
-                    report.generation = rewritten.generation
+                    report.generation = generation
                 }
-                if rewritten.generation != lastGeneration {
-                    let path = directory + "/" + StoreFiles.journalName(rewritten.generation)
+                // Only a migration that wrote a generation moves the writes to its journal; one that rewrote
+                // `store.json` alone leaves the store appending where it was (the newest journal).
+                if let generation = rewritten.generation, generation != lastGeneration {
+                    let path = directory + "/" + StoreFiles.journalName(generation)
                     let opened = try io.openFile(path, create: false)
                     let length: Int
                     do {
@@ -180,8 +182,7 @@ extension FileDiaryStore {
                     }
                     io.close(descriptor)
                     journal = Journal(
-                        generation: rewritten.generation, path: path, descriptor: opened, length: length,
-                        allocated: length)
+                        generation: generation, path: path, descriptor: opened, length: length, allocated: length)
                 }
             }
         } catch {

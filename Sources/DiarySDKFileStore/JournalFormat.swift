@@ -80,8 +80,8 @@ enum JournalFormat {
 
     /// Reads every record.
     ///
-    /// Zero bytes after the last record are reserved space, not damage. A damaged record that reaches the last byte
-    /// that is not zero, with no intact record after it, is the one append a crash interrupted: it is reported in
+    /// Zero bytes after the last record are reserved space, not damage. A damaged record with no intact record after
+    /// it is the one append a crash interrupted (however its pages reached the disk): it is reported in
     /// ``Scan/tornBytes`` when `allowTornTail` is set. Anything else is corruption.
     /// - Throws: ``DiaryError`` `.storageCorrupted` naming the file and the record's byte offset.
     static func scan(_ data: Data, file: String, allowTornTail: Bool) throws -> Scan {
@@ -97,7 +97,10 @@ enum JournalFormat {
                     continue
                 }
                 let reachesEnd = damagedRecordReachesEnd(at: offset, in: bytes)
-                if allowTornTail, reachesEnd, !hasIntactRecord(after: offset, in: bytes) {
+                // Any damage with no intact record after it is the append a crash interrupted: inside reserved
+                // space the pages of one write can reach the disk in any order, so its header may read as zeros
+                // while a later page of it does not.
+                if allowTornTail, !hasIntactRecord(after: offset, in: bytes) {
                     scan.tornBytes = bytes.count - offset
                     break
                 }

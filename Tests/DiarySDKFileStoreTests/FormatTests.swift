@@ -58,6 +58,20 @@ struct FormatTests {
         #expect(throws: DiaryError.self) { try JournalFormat.scan(damaged, file: "journal-1.log", allowTornTail: true) }
     }
 
+    /// A torn append whose header page never reached the disk while a later page of it did: zeros where the header
+    /// should be, then bytes of the payload, then reserved space. With nothing intact after it, it is a torn tail.
+    @Test func anAppendTornBeforeItsHeaderReachedTheDiskIsATornTail() throws {
+        let first = JournalFormat.frame(Data(#"{"a":1}"#.utf8))
+        let second = JournalFormat.frame(Data((#"{"b":""# + String(repeating: "x", count: 5_000) + #""}"#).utf8))
+        var torn = first + second + Data(count: 4_096)
+        torn.replaceSubrange(first.count..<4_096, with: Data(count: 4_096 - first.count))
+        let scan = try JournalFormat.scan(torn, file: "journal-1.log", allowTornTail: true)
+        #expect(scan.payloads.count == 1)
+        #expect(scan.validLength == first.count)
+        #expect(scan.tornBytes > 0)
+        #expect(throws: DiaryError.self) { try JournalFormat.scan(torn, file: "journal-1.log", allowTornTail: false) }
+    }
+
     /// Reserved space grows with the journal, in whole pages, from 64 KiB to 1 MiB at a time.
     @Test func reservedSpaceGrowsWithTheJournalWithinItsBounds() {
         #expect(JournalFormat.preallocation(after: 0) == 64 << 10)

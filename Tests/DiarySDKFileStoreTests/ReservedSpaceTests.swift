@@ -123,4 +123,45 @@ struct ReservedSpaceTests {
         #expect(again.openReport.migrations.isEmpty)
         try await again.close()
     }
+
+    /// A schema 4 store left with two journals (a compaction whose snapshot was never written) keeps appending to
+    /// the newer one when it is opened as schema 5, finishes that compaction, and loses nothing written meanwhile.
+    @Test func aSchema4StoreWithAnUnfinishedCompactionKeepsItsJournalsAndEveryWrite() async throws {
+        let directory = TestDirectory("reserved-old-compaction")
+        defer { directory.remove() }
+        let io = FailingFileIO()
+        let backend = try directory.open(io: io)
+        let (user, sdk) = try await backend.signUp("alice")
+        _ = try await sdk.diaries.write(DiaryDraft(body: "in journal 1"))
+        io.fail(.write, on: "snapshot-", with: ENOSPC)
+        await #expect(throws: DiaryError.self) { try await backend.store.compactNow() }
+        io.heal()
+        _ = try await sdk.diaries.write(DiaryDraft(body: "in journal 2"))
+        try await backend.close()
+        #expect(try directory.names().filter { $0.hasPrefix("journal-") } == ["journal-1.log", "journal-2.log"])
+        var header = try #require(try FileStoreSchema.readHeader(in: directory.url.path, io: POSIXFileIO()))
+        header.schemaVersion = 4
+        try FileStoreSchema.writeHeader(header, in: directory.url.path, io: POSIXFileIO())
+
+        let reopened = try directory.open()
+        #expect(reopened.openReport.migrations == [.init(from: 4, to: 5)])
+        #expect(reopened.openReport.isClean)
+        let repositories = reopened.repositories(signedInAs: user.id)
+        // The first write retries the unfinished compaction in the background; the writes must be in the journal
+        // that outlives it.
+        for index in 0..<3 { _ = try await repositories.diaries.write(DiaryDraft(body: "after the upgrade \(index)")) }
+        try await reopened.store.waitForCompaction()
+        #expect(try directory.names().filter { $0.hasPrefix("journal-") } == ["journal-2.log"])
+        let records = reopened.allRecords
+        try await reopened.close()
+
+        let again = try directory.open()
+        #expect(again.allRecords == records)
+        #expect(again.openReport.isClean)
+        let bodies = again.allRecords.compactMap { if case .diary(let diary) = $0 { diary.body } else { nil } }
+        #expect(bodies.sorted() == [
+            "after the upgrade 0", "after the upgrade 1", "after the upgrade 2", "in journal 1", "in journal 2",
+        ])
+        try await again.close()
+    }
 }

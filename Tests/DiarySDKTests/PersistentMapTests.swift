@@ -37,7 +37,8 @@ struct PersistentMapTests {
     }
 
     /// Random puts, replacements and removals over a key space small enough to revisit keys, with hashes drawn
-    /// from 46 values, so that about nine keys share each whole hash (collision nodes at the bottom of the trie).
+    /// from 46 values, so that about nine keys share each whole hash (collision nodes at the bottom of the trie);
+    /// which hashes share a prefix is left to the hasher.
     @Test(arguments: [1, 2, 3])
     func randomOperationsAgreeWithADictionary(seed: UInt64) {
         var generator = Generator(state: seed)
