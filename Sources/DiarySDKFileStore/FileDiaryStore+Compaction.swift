@@ -45,14 +45,16 @@ extension FileDiaryStore {
         let next = state.journal.generation + 1
         let path = directory + "/" + StoreFiles.journalName(next)
         let descriptor: Int32
-        let start: Data
-        let reserving = JournalFormat.preallocation(after: state.journal.length)
+        let record: Data
+        let size: Int
         do {
             // With as much space reserved as the journal it follows holds records (64 KiB to 1 MiB), so that the
             // writes landing while the snapshot is written overwrite zeros instead of growing the file; see
             // ``JournalFormat/preallocation(after:)``.
-            start = try JournalFormat.newJournal(generation: next, after: state.sequence, reserving: reserving)
-            try io.writeAtomically(start, to: path)
+            record = try JournalFormat.newJournal(generation: next, after: state.sequence)
+            size = JournalFormat.reservedEnd(
+                after: record.count, step: JournalFormat.preallocation(after: state.journal.length))
+            try io.writeAtomically(record + Data(count: size - record.count), to: path)
             descriptor = try io.openFile(path, create: false)
         } catch {
             // Not fatal: the current journal keeps growing and the next write tries again.
@@ -61,8 +63,7 @@ extension FileDiaryStore {
             return nil
         }
         io.close(state.journal.descriptor)
-        let records = start.withUnsafeBytes { JournalFormat.contentEnd(of: $0) }
-        state.journal = Journal(generation: next, path: path, descriptor: descriptor, length: records, allocated: start.count)
+        state.journal = Journal(generation: next, path: path, descriptor: descriptor, length: record.count, allocated: size)
         state.isCompacting = true
         return Compaction(generation: next, database: state.database, sequence: state.sequence)
     }

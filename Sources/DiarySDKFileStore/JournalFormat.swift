@@ -24,15 +24,10 @@ enum JournalFormat {
         return record
     }
 
-    /// A new journal's bytes: its framed start record (see ``JournalTransaction/init(opening:after:)``), followed,
-    /// when `reserving` is set, by zero bytes of space for the records to come, at least that many, up to a whole
-    /// page (see ``reservedEnd(after:step:)``).
-    static func newJournal(generation: Int, after sequence: UInt64, reserving: Int? = nil) throws -> Data {
+    /// A new journal's bytes: its framed start record (see ``JournalTransaction/init(opening:after:)``).
+    static func newJournal(generation: Int, after sequence: UInt64) throws -> Data {
         do {
-            var bytes = frame(
-                try JSONEncoder.persisted().encode(JournalTransaction(opening: generation, after: sequence)))
-            if let reserving { bytes.append(Data(count: reservedEnd(after: bytes.count, step: reserving) - bytes.count)) }
-            return bytes
+            return frame(try JSONEncoder.persisted().encode(JournalTransaction(opening: generation, after: sequence)))
         } catch {
             throw DiaryError(.server, "the start record of journal \(generation) could not be encoded", underlying: error)
         }

@@ -31,6 +31,22 @@ private func diaryBodies(_ records: [StoreRecord]) -> [String] {
     records.compactMap { if case .diary(let diary) = $0 { diary.body } else { nil } }.sorted()
 }
 
+/// A closed store with two journals: "in journal 1" was written, a compaction failed to write its snapshot (a full
+/// disk), and "in journal 2" went to the journal that compaction started. Returns the signed-up user's id.
+func makeClosedStoreWithAnUnfinishedCompaction(_ directory: TestDirectory) async throws -> User.ID {
+    let io = FailingFileIO()
+    let backend = try directory.open(io: io)
+    let (user, sdk) = try await backend.signUp("alice")
+    _ = try await sdk.diaries.write(DiaryDraft(body: "in journal 1"))
+    io.fail(.write, on: "snapshot-", with: ENOSPC)
+    await #expect(throws: DiaryError.self) { try await backend.store.compactNow() }
+    io.heal()
+    _ = try await sdk.diaries.write(DiaryDraft(body: "in journal 2"))
+    try await backend.close()
+    #expect(try directory.names().filter { $0.hasPrefix("journal-") } == ["journal-1.log", "journal-2.log"])
+    return user.id
+}
+
 /// The byte offsets of a journal's records.
 private func recordOffsets(_ url: URL) throws -> [Int] {
     try JournalFormat.scan(Data(contentsOf: url), file: url.path, allowTornTail: false).offsets
@@ -59,16 +75,7 @@ struct IntegrityTests {
     @Test func aMissingNewerJournalIsATypedError() async throws {
         let directory = TestDirectory("missing-newer")
         defer { directory.remove() }
-        let io = FailingFileIO()
-        let backend = try directory.open(io: io)
-        let (_, sdk) = try await backend.signUp("alice")
-        _ = try await sdk.diaries.write(DiaryDraft(body: "in journal 1"))
-        io.fail(.write, on: "snapshot-", with: ENOSPC)
-        await #expect(throws: DiaryError.self) { try await backend.store.compactNow() }
-        io.heal()
-        _ = try await sdk.diaries.write(DiaryDraft(body: "in journal 2"))
-        try await backend.close()
-        #expect(try directory.names().filter { $0.hasPrefix("journal-") } == ["journal-1.log", "journal-2.log"])
+        _ = try await makeClosedStoreWithAnUnfinishedCompaction(directory)
         try FileManager.default.removeItem(at: directory.file("journal-2.log"))
         let before = try directory.contents()
 

@@ -17,6 +17,13 @@ struct ReservedSpaceTests {
         try await reopened.close()
     }
 
+    /// Says schema 4 in `store.json`, as the release before reserved space wrote it.
+    private func markSchema4(_ directory: TestDirectory) throws {
+        var header = try #require(try FileStoreSchema.readHeader(in: directory.url.path, io: POSIXFileIO()))
+        header.schemaVersion = 4
+        try FileStoreSchema.writeHeader(header, in: directory.url.path, io: POSIXFileIO())
+    }
+
     /// The size of a file, and the end of the records in it.
     private func journal(_ directory: TestDirectory, _ name: String) throws -> (size: Int, records: Int) {
         let url = directory.file(name)
@@ -103,9 +110,7 @@ struct ReservedSpaceTests {
         try await backend.close()
         let url = directory.file("journal-1.log")
         try journalRecords(url).write(to: url)
-        var header = try #require(try FileStoreSchema.readHeader(in: directory.url.path, io: POSIXFileIO()))
-        header.schemaVersion = 4
-        try FileStoreSchema.writeHeader(header, in: directory.url.path, io: POSIXFileIO())
+        try markSchema4(directory)
 
         let reopened = try directory.open()
         #expect(reopened.openReport.foundSchemaVersion == 4)
@@ -129,24 +134,13 @@ struct ReservedSpaceTests {
     @Test func aSchema4StoreWithAnUnfinishedCompactionKeepsItsJournalsAndEveryWrite() async throws {
         let directory = TestDirectory("reserved-old-compaction")
         defer { directory.remove() }
-        let io = FailingFileIO()
-        let backend = try directory.open(io: io)
-        let (user, sdk) = try await backend.signUp("alice")
-        _ = try await sdk.diaries.write(DiaryDraft(body: "in journal 1"))
-        io.fail(.write, on: "snapshot-", with: ENOSPC)
-        await #expect(throws: DiaryError.self) { try await backend.store.compactNow() }
-        io.heal()
-        _ = try await sdk.diaries.write(DiaryDraft(body: "in journal 2"))
-        try await backend.close()
-        #expect(try directory.names().filter { $0.hasPrefix("journal-") } == ["journal-1.log", "journal-2.log"])
-        var header = try #require(try FileStoreSchema.readHeader(in: directory.url.path, io: POSIXFileIO()))
-        header.schemaVersion = 4
-        try FileStoreSchema.writeHeader(header, in: directory.url.path, io: POSIXFileIO())
+        let user = try await makeClosedStoreWithAnUnfinishedCompaction(directory)
+        try markSchema4(directory)
 
         let reopened = try directory.open()
         #expect(reopened.openReport.migrations == [.init(from: 4, to: 5)])
         #expect(reopened.openReport.isClean)
-        let repositories = reopened.repositories(signedInAs: user.id)
+        let repositories = reopened.repositories(signedInAs: user)
         // The first write retries the unfinished compaction in the background; the writes must be in the journal
         // that outlives it.
         for index in 0..<3 { _ = try await repositories.diaries.write(DiaryDraft(body: "after the upgrade \(index)")) }
