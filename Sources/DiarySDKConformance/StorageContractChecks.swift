@@ -12,8 +12,8 @@ import Foundation
 @_spi(Storage)
 public enum StorageContractChecks {
     /// The batched reads (``StorageReader/records(_:)``, ``StorageReader/rows(_:equalToAnyOf:)``,
-    /// ``StorageReader/rows(ofEach:equalTo:)`` and ``StorageReader/counts(_:equalToAnyOf:where:)``) answer exactly
-    /// what the one-at-a-time reads answer, for present and missing keys, repeated values, a row filed under several
+    /// ``StorageReader/rows(ofEach:equalTo:)`` and ``StorageReader/counts(_:equalToAnyOf:where:)``) and the scan
+    /// ``StorageReader/forEachRow(_:equalTo:_:)`` answer exactly what the one-at-a-time reads answer, for present and missing keys, repeated values, a row filed under several
     /// values, and every kind of ``RowFilter``; inside a read, and inside a write, which sees its own changes.
     /// - Parameter storage: An empty storage; the check writes a few dozen rows to it.
     /// - Throws: A failure naming the first read that disagrees.
@@ -223,6 +223,14 @@ private struct ContractData: Sendable {
         var expected: [RecordKey: Row] = [:]
         for value in values {
             for row in try await reader.rows(index, equalTo: value) { expected[index.table.wrap(row).key] = row }
+        }
+        for value in Set(values) {
+            var visited: [StoreRecord] = []
+            try await reader.forEachRow(index, equalTo: value) { visited.append(index.table.wrap($0)) }
+            let listed = try await reader.rows(index, equalTo: value).map(index.table.wrap)
+            try expect(
+                visited.count == listed.count && Set(visited) == Set(listed),
+                "forEachRow(_:equalTo:) on \(index.name) visited \(visited.count) rows for \(value), rows(_:equalTo:) answered \(listed.count)")
         }
         let keys = Self.keys(batched, index.table)
         try expect(keys.count == batched.count, "rows(_:equalToAnyOf:) on \(index.name) answered a row twice")

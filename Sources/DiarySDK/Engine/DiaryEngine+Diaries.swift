@@ -152,25 +152,29 @@ extension DiaryEngine: DiaryRepository {
             // One slot per day of the month, indexed by the day: no hashing per row, and the days come out in order.
             var days = [MonthCalendar.Day?](repeating: nil, count: 31)
             var moodTimes = [Date?](repeating: nil, count: 31)
-            let diaries = try await db.rows(StorageSchema.diariesByAuthorMonth, equalTo: key)
-            // By position, reading fields in place: a month can hold hundreds of entries, and copying each whole
-            // entry out of the array (its text, tags and images) would cost more than the rest of the loop.
-            for index in diaries.indices {
-                guard !diaries[index].isHidden && diaries[index].deletedAt == nil else { continue }
-                if let decided = AccessPolicy.canSeeWithoutReading(diaries[index], viewer: viewer) {
-                    guard decided else { continue }
-                } else {
-                    guard try await Self.countsForCalendar(diaries[index], viewer: viewer, in: db) else { continue }
-                }
-                let date = diaries[index].day
-                let slot = date.day - 1
-                var day = days[slot] ?? .init(date: date, mood: nil, entryCount: 0, postCount: 0)
+            func count(_ diary: Diary) {
+                let slot = diary.day.day - 1
+                var day = days[slot] ?? .init(date: diary.day, mood: nil, entryCount: 0, postCount: 0)
                 day.entryCount += 1
-                if let mood = diaries[index].mood, moodTimes[slot].map({ diaries[index].createdAt > $0 }) ?? true {
+                if let mood = diary.mood, moodTimes[slot].map({ diary.createdAt > $0 }) ?? true {
                     day.mood = mood
-                    moodTimes[slot] = diaries[index].createdAt
+                    moodTimes[slot] = diary.createdAt
                 }
                 days[slot] = day
+            }
+            // Each entry straight from the store, without an array of the month's entries (making it would cost
+            // several times the rest of the loop); only those whose visibility needs a read are kept for later.
+            var undecided: [Diary] = []
+            try await db.forEachRow(StorageSchema.diariesByAuthorMonth, equalTo: key) { diary in
+                guard !diary.isHidden && diary.deletedAt == nil else { return }
+                switch AccessPolicy.canSeeWithoutReading(diary, viewer: viewer) {
+                case true?: count(diary)
+                case false?: break
+                case nil: undecided.append(diary)
+                }
+            }
+            for diary in undecided where try await Self.countsForCalendar(diary, viewer: viewer, in: db) {
+                count(diary)
             }
             for post in try await db.rows(StorageSchema.postsByAuthorMonth, equalTo: key) {
                 guard Self.countsForCalendar(post, viewer: viewer) else { continue }
@@ -191,8 +195,17 @@ extension DiaryEngine: DiaryRepository {
                 throw DiaryError.notFound("user \(owner)")
             }
             var days: [LocalDate] = []
-            for diary in try await db.rows(StorageSchema.diariesByAuthor, equalTo: owner) {
-                if try await Self.countsForCalendar(diary, viewer: viewer, in: db) { days.append(diary.day) }
+            var undecided: [Diary] = []
+            try await db.forEachRow(StorageSchema.diariesByAuthor, equalTo: owner) { diary in
+                guard !diary.isHidden && diary.deletedAt == nil else { return }
+                switch AccessPolicy.canSeeWithoutReading(diary, viewer: viewer) {
+                case true?: days.append(diary.day)
+                case false?: break
+                case nil: undecided.append(diary)
+                }
+            }
+            for diary in undecided where try await Self.countsForCalendar(diary, viewer: viewer, in: db) {
+                days.append(diary.day)
             }
             for post in try await db.rows(StorageSchema.postsByAuthor, equalTo: owner) {
                 if Self.countsForCalendar(post, viewer: viewer) { days.append(post.day) }

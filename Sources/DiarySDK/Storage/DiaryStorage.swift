@@ -75,6 +75,15 @@ public protocol StorageReader: Sendable {
         _ index: StorageIndex<Row, Value>, equalTo value: Value
     ) async throws -> [Row]
 
+    /// Calls `body` with each row whose index value equals `value`, in no particular order, without collecting them:
+    /// for a read that keeps a few fields of many rows (a month calendar reads a day and a mood of each entry).
+    ///
+    /// A store in memory hands over the rows it holds without copying them into an array; a SQL store can select
+    /// only what it was asked for. The default calls `body` with each row of ``rows(_:equalTo:)``.
+    func forEachRow<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalTo value: Value, _ body: (Row) throws -> Void
+    ) async throws
+
     /// How many rows with the index value `value` pass `filter` (which names users the index's ``StorageIndex/author``
     /// wrote).
     func count<Row: Sendable, Value: Hashable & Sendable>(
@@ -150,6 +159,13 @@ extension StorageReader {
             if let record = try await record(key) { found[key] = record }
         }
         return found
+    }
+
+    /// Calls `body` with each row of ``rows(_:equalTo:)``.
+    public func forEachRow<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalTo value: Value, _ body: (Row) throws -> Void
+    ) async throws {
+        for row in try await rows(index, equalTo: value) { try body(row) }
     }
 
     /// Asks ``rows(_:equalTo:)`` for each value, keeping a row filed under several of them once.

@@ -13,6 +13,20 @@ extension LocalDatabase {
         return rows
     }
 
+    /// Calls `body` with each row filed under `value`, in no particular order, straight from the index: no array of
+    /// rows is made (for a month of a heavy writer's entries, making it cost several times the rest of the query).
+    // Specialised for the loops over many entries (a month calendar, a streak): through the storage protocol the
+    // generic version runs, which looks up the metadata of `Row?` for every row.
+    @_specialize(where Row == Diary, Value == AuthorMonth)
+    @_specialize(where Row == Diary, Value == User.ID)
+    package func forEachRow<Row, Value>(
+        _ index: StorageIndex<Row, Value>, equalTo value: Value, _ body: (Row) throws -> Void
+    ) throws {
+        try self.index(index).forEachRecord(equalTo: value, count: { _ in }) { record in
+            if let row = index.table.unwrap(record) { try body(row) }
+        }
+    }
+
     /// How many rows with the index value `value` pass `filter`.
     /// - Complexity: O(number of hidden authors in `filter`).
     package func count<Row, Value>(

@@ -67,7 +67,7 @@ package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndex
     package func forEachRecord(equalTo value: Value, count: (Int) -> Void, _ body: (StoreRecord) throws -> Void) rethrows {
         guard let set = keys[value] else { return }
         count(set.count)
-        try set.forEach { _, record in try body(record) }
+        try set.forEachRecord(body)
     }
 
     /// How many rows are filed under `value` and pass `filter` (every row, if the index has no author).

@@ -114,6 +114,16 @@ package struct LocalRowSet: Sendable {
         }
     }
 
+    /// Calls `body` with every row, in no particular order.
+    package func forEachRecord(_ body: (StoreRecord) throws -> Void) rethrows {
+        switch storage {
+        case .empty: break
+        case .one(_, let record): try body(record)
+        case .small(let rows): for record in rows.values { try body(record) }
+        case .large(let rows): try rows.forEachValue(body)
+        }
+    }
+
     /// Every key, in no particular order.
     package var keys: [RecordKey] {
         var keys: [RecordKey] = []

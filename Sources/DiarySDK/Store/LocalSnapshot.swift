@@ -24,6 +24,12 @@ package struct LocalSnapshot: StorageReader {
         try database.rows(index, equalTo: value)
     }
 
+    package func forEachRow<Row: Sendable, Value: Hashable & Sendable>(
+        _ index: StorageIndex<Row, Value>, equalTo value: Value, _ body: (Row) throws -> Void
+    ) async throws {
+        try database.forEachRow(index, equalTo: value, body)
+    }
+
     package func count<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalTo value: Value, where filter: RowFilter
     ) async throws -> Int {

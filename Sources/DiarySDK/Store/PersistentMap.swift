@@ -112,6 +112,22 @@ package struct PersistentMap<Key: Hashable & Sendable, Value: Sendable>: Sendabl
         for child in node.children { try forEach(in: child, body) }
     }
 
+    /// Calls `body` with every value, in no particular order: for scans that do not need the keys, each value handed
+    /// over in place instead of copied out of its node.
+    package func forEachValue(_ body: (Value) throws -> Void) rethrows {
+        guard let root else { return }
+        try Self.forEachValue(in: root, body)
+    }
+
+    private static func forEachValue(in node: Node, _ body: (Value) throws -> Void) rethrows {
+        try node.values.withUnsafeBufferPointer { values in
+            for index in values.indices { try body(values[index]) }
+        }
+        try node.children.withUnsafeBufferPointer { children in
+            for index in children.indices { try forEachValue(in: children[index], body) }
+        }
+    }
+
     /// Every value, in no particular order.
     package var values: [Value] {
         var values: [Value] = []
