@@ -81,6 +81,24 @@ struct LocalDatabaseModelTests {
         try check(loaded, model: model, everPut: records, random: &random)
     }
 
+    /// A batch onto a database that already holds rows: rows of the batch replace rows filed one by one before, and
+    /// the batch's new rows are filed in the indices in one pass between those replacements.
+    @Test func aBatchOntoAFilledDatabaseReplacesAndAddsRowsAsSinglePutsWould() throws {
+        var random = RandomStoreRecords(seed: 11)
+        var model: [RecordKey: StoreRecord] = [:]
+        var everPut: [StoreRecord] = []
+        var database = LocalDatabase()
+        randomWrites(300, to: &database, model: &model, everPut: &everPut, random: &random)
+        // Drawn from the same small pools of ids, so many rows of the batch replace rows the database holds.
+        let batch = (0..<400).map { _ in random.record() }
+        let replacing = batch.filter { model[$0.key] != nil && model[$0.key] != $0 }.count
+        #expect(replacing > 20, "the batch replaces only \(replacing) rows")
+        for record in batch { model[record.key] = record }
+        everPut += batch
+        database.put(contentsOf: batch)
+        try check(database, model: model, everPut: everPut, random: &random)
+    }
+
     private func check(
         _ database: LocalDatabase, model: [RecordKey: StoreRecord], everPut: [StoreRecord],
         random: inout RandomStoreRecords

@@ -123,12 +123,28 @@ package struct LocalDatabase: Sendable {
     /// instead of one at a time.
     package mutating func put(contentsOf records: some Sequence<StoreRecord>) {
         var newPosts: [PostRecord] = []
+        // Rows in their table but not yet in its indices, by table: each index files them in one pass (see
+        // `LocalIndex.insert(contentsOf:)`), at the end or before a row is replaced.
+        var held = [[StoreRecord]](repeating: [], count: tables.count)
+        var isHolding = false
         for record in records {
             let old = self.record(for: record.key)
             guard old != record else { continue }
-            // Removing a row flushes the listings' deferred keys first (see `LocalListing.remove`).
-            if let old { unindex(old) }
-            index(record, deferring: true)
+            if let old {
+                if isHolding {
+                    fileInIndices(&held)
+                    isHolding = false
+                }
+                // Removing a row flushes the listings' deferred keys first (see `LocalListing.remove`).
+                unindex(old)
+            }
+            let table = LocalSchema.tablePosition(record.kind)
+            tables[table].updateValue(record, forKey: record.key)
+            if !LocalSchema.indicesOfTable[table].isEmpty {
+                held[table].append(record)
+                isHolding = true
+            }
+            for position in LocalSchema.listingsOfTable[table] { listings[position].insert(record, deferring: true) }
             if case .post(let post) = record, postText != nil {
                 if case .post(let before) = old {
                     postText!.insert(contentsOf: newPosts)
@@ -139,8 +155,17 @@ package struct LocalDatabase: Sendable {
                 }
             }
         }
+        if isHolding { fileInIndices(&held) }
         for position in listings.indices { listings[position].flush() }
         postText?.insert(contentsOf: newPosts)
+    }
+
+    /// Files the rows `put(contentsOf:)` held back in their tables' indices, and empties `held`.
+    private mutating func fileInIndices(_ held: inout [[StoreRecord]]) {
+        for table in held.indices where !held[table].isEmpty {
+            for position in LocalSchema.indicesOfTable[table] { indices[position].insert(contentsOf: held[table]) }
+            held[table].removeAll(keepingCapacity: true)
+        }
     }
 
     /// Removes a row, keeping every index in step.

@@ -7,6 +7,9 @@ package protocol LocalIndexStorage: Sendable {
     var kind: RecordKind { get }
     /// Files a row (of the index's table) under its values.
     mutating func insert(_ record: StoreRecord)
+    /// Files many rows (of the index's table, none of them filed yet), as when a store is loaded: the same as
+    /// inserting them one by one.
+    mutating func insert(contentsOf records: [StoreRecord])
     /// Takes a row (as it was filed) out of the index.
     mutating func remove(_ record: StoreRecord)
 }
@@ -37,6 +40,31 @@ package struct LocalIndex<Row: Sendable, Value: Hashable & Sendable>: LocalIndex
 
     package mutating func remove(_ record: StoreRecord) {
         update(record, inserting: false)
+    }
+
+    /// Groups the rows by value first, then changes each value's rows once: a load pays one lookup in the value map
+    /// per value instead of one per row and value.
+    package mutating func insert(contentsOf records: [StoreRecord]) {
+        var grouped: [Value: [(record: StoreRecord, authorship: Authorship?)]] = [:]
+        for record in records {
+            guard let row = declaration.table.unwrap(record) else { continue }
+            var values = declaration.values(row)
+            if values.count > 1 { values = Array(Set(values)) }
+            let authorship = declaration.author?(row)
+            for value in values { grouped[value, default: []].append((record, authorship)) }
+        }
+        for (value, group) in grouped {
+            let added = keys.modify(value) { set -> [Bool] in
+                var rows = set ?? LocalRowSet()
+                set = nil
+                let added = group.map { rows.insert($0.record, for: $0.record.key) }
+                set = rows.isEmpty ? nil : rows
+                return added
+            }
+            for (member, wasAdded) in zip(group, added) where wasAdded {
+                if let authorship = member.authorship { authors.add(authorship, in: value, delta: 1) }
+            }
+        }
     }
 
     private mutating func update(_ record: StoreRecord, inserting: Bool) {

@@ -136,6 +136,13 @@ package final class WireDocument {
         }
     }
 
+    /// The name of the only member of the object at `index`; `nil` when it is not an object of exactly one member.
+    func soleMemberName(of index: Int) -> String? {
+        let object = nodes[index]
+        guard object.kind == .object, index + 1 < object.after, nodes[index + 2].after == object.after else { return nil }
+        return try? string(at: index + 1)
+    }
+
     /// The member names of the object at `index`, in document order.
     func keys(of index: Int) -> [String] {
         var keys: [String] = []

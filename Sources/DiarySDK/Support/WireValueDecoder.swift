@@ -25,6 +25,9 @@ struct WireValueDecoder: Decoder, SingleValueDecodingContainer {
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
 
+    /// The name of the object's only member; `nil` when the value is not an object of exactly one member.
+    var soleMemberName: String? { document.soleMemberName(of: node) }
+
     // MARK: SingleValueDecodingContainer
 
     func decodeNil() -> Bool { document.isNull(node) }
