@@ -34,21 +34,30 @@ struct HTTPAccountRepository: AccountRepository {
         request.deduplicate = false
         _ = try? await client.send(request)
         try await client.sessions.replace(with: nil)
+        client.sessions.authStates.signedOut(.userSignedOut)
     }
 
     func withdraw() async throws {
         _ = try await client.send(HTTPRequest("DELETE", "/v1/me"))
         try await client.sessions.replace(with: nil)
+        client.sessions.authStates.signedOut(.accountWithdrawn)
     }
 
     func restoreSession() async throws -> User? {
         guard try await client.sessions.current() != nil else { return nil }
         do {
-            return try await client.send(HTTPRequest("GET", "/v1/me"), as: User.self)
+            let user = try await client.send(HTTPRequest("GET", "/v1/me"), as: User.self)
+            client.sessions.authStates.signedIn(user)
+            return user
         } catch let error as DiaryError where error.code == .unauthenticated {
             try await client.sessions.replace(with: nil)
+            client.sessions.authStates.signedOut(.sessionExpired)
             return nil
         }
+    }
+
+    func authStates() -> AsyncStream<AuthStateChange> {
+        client.sessions.authStates.subscribe()
     }
 
     func currentUser() async throws -> User? {
@@ -88,6 +97,7 @@ struct HTTPAccountRepository: AccountRepository {
     private func start(_ reply: AuthReply) async throws -> User {
         guard let user = reply.user else { throw DiaryError(.server, "the server's sign-in answer has no user") }
         try await client.sessions.replace(with: reply.session(userID: user.id))
+        client.sessions.authStates.signedIn(user)
         if let deviceToken = client.configuration.deviceToken {
             try? await registerDeviceToken(deviceToken)
         }

@@ -17,11 +17,15 @@ struct HTTPUserRepository: UserRepository {
             object["avatar"] = NSNull()
             request.body = try JSONSerialization.data(withJSONObject: object)
         }
-        return try await client.send(request, as: User.self)
+        let user = try await client.send(request, as: User.self)
+        client.sessions.authStates.profileUpdated(user)
+        return user
     }
 
     func updateSettings(_ settings: UserSettings) async throws -> User {
-        try await client.send(try client.request("PUT", "/v1/me/settings", json: settings), as: User.self)
+        let user = try await client.send(try client.request("PUT", "/v1/me/settings", json: settings), as: User.self)
+        client.sessions.authStates.profileUpdated(user)
+        return user
     }
 
     func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {

@@ -20,6 +20,9 @@ actor SessionManager {
     private var loaded = false
     private var generation = 0
     private var refreshTask: Task<StoredSession, any Error>?
+    /// The device's auth state and its subscribers: a refresh announces new tokens, and a refused one the end of the
+    /// session, here; the account calls announce the rest.
+    nonisolated let authStates = AuthStateBroadcaster()
 
     init(store: any SessionStore, leeway: TimeInterval) {
         self.store = store
@@ -115,6 +118,7 @@ actor SessionManager {
                 self.session = renewed
                 refreshTask = nil
                 try await store.save(renewed)
+                authStates.tokenRefreshed()
             }
             return renewed.accessToken
         } catch let error as DiaryError where error.code == .unauthenticated {
@@ -129,5 +133,6 @@ actor SessionManager {
     private func signOutAfterFailedRefresh(generation started: Int) async throws {
         guard generation == started else { return }
         try await replace(with: nil)
+        authStates.signedOut(.sessionExpired)
     }
 }

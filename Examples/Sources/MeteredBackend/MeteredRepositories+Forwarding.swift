@@ -26,6 +26,11 @@ extension MeteredRepositories: AccountRepository {
         try await measure("accounts.currentUser") { try await base.accounts.currentUser() }
     }
 
+    /// Not measured: a stream is one call that lasts as long as its subscriber.
+    public func authStates() -> AsyncStream<AuthStateChange> {
+        base.accounts.authStates()
+    }
+
     public func isNicknameAvailable(_ nickname: String) async throws -> Bool {
         try await measure("accounts.isNicknameAvailable") { try await base.accounts.isNicknameAvailable(nickname) }
     }

@@ -32,12 +32,14 @@ extension DiaryEngine: AccountRepository {
     public func signUp(_ request: SignUpRequest) async throws -> User {
         let user = try await createAccount(request)
         try await startSession(for: user.id)
+        sessionAuthStates?.signedIn(user)
         return user
     }
 
     public func signIn(_ credentials: Credentials) async throws -> User {
         let user = try await authenticate(credentials)
         try await startSession(for: user.id)
+        sessionAuthStates?.signedIn(user)
         return user
     }
 
@@ -53,6 +55,7 @@ extension DiaryEngine: AccountRepository {
             }
         }
         try await context.set(nil)
+        context.authStates.signedOut(.userSignedOut)
     }
 
     public func withdraw() async throws {
@@ -60,7 +63,10 @@ extension DiaryEngine: AccountRepository {
         try await write("accounts.withdraw") { transaction, actor in
             try await self.deleteAccount(actor.id, in: transaction)
         }
-        if case .session(let context) = principal, context.userID == userID { try await context.set(nil) }
+        if case .session(let context) = principal, context.userID == userID {
+            try await context.set(nil)
+            context.authStates.signedOut(.accountWithdrawn)
+        }
     }
 
     public func restoreSession() async throws -> User? {
@@ -74,7 +80,28 @@ extension DiaryEngine: AccountRepository {
             return try await db.user(session.userID)
         }
         try await context.set(user == nil ? nil : stored)
+        if let user {
+            context.authStates.signedIn(user)
+        } else {
+            context.authStates.signedOut(.sessionExpired)
+        }
         return user
+    }
+
+    public func authStates() -> AsyncStream<AuthStateChange> {
+        switch principal {
+        case .session(let context):
+            return context.authStates.subscribe()
+        case .fixed:
+            // Acting as one user for good: the state never changes, so the stream only says who it is.
+            return AsyncStream { continuation in
+                let task = Task {
+                    let user = try? await self.currentUser()
+                    continuation.yield(AuthStateChange(event: .initial, state: user.map(AuthState.signedIn) ?? .signedOut))
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }
+        }
     }
 
     public func currentUser() async throws -> User? {
@@ -144,6 +171,12 @@ extension DiaryEngine: AccountRepository {
 
     // MARK: - Helpers
 
+    /// The auth states of the device's session; `nil` for an engine acting as a fixed user.
+    private var sessionAuthStates: AuthStateBroadcaster? {
+        guard case .session(let context) = principal else { return nil }
+        return context.authStates
+    }
+
     private func startSession(for userID: User.ID) async throws {
         guard case .session(let context) = principal else { return }
         let token = SHA256.hex(Self.randomBytes(32))
@@ -191,7 +224,7 @@ extension DiaryEngine: UserRepository {
     public func updateProfile(_ edit: ProfileEdit) async throws -> User {
         let nickname = try edit.nickname.map(Validation.nickname)
         let bio = try edit.bio.map { try Validation.text($0, field: "bio", maximum: Validation.maximumBioLength, allowEmpty: true) }
-        return try await write("users.updateProfile") { transaction, actor in
+        let user = try await write("users.updateProfile") { transaction, actor in
             guard var user = try await transaction.user(actor.id) else { throw DiaryError.notSignedIn }
             try await Self.checkAvailable(email: nil, nickname: nickname, except: actor.id, in: transaction)
             var replacedAvatar: Attachment.ID?
@@ -206,6 +239,8 @@ extension DiaryEngine: UserRepository {
             if let replacedAvatar { try await Self.removeUnreferencedAttachments([replacedAvatar], in: transaction) }
             return user
         }
+        sessionAuthStates?.profileUpdated(user)
+        return user
     }
 
     public func updateSettings(_ settings: UserSettings) async throws -> User {
@@ -215,12 +250,14 @@ extension DiaryEngine: UserRepository {
         guard (0..<24).contains(settings.dailyReminder.hour), (0..<60).contains(settings.dailyReminder.minute) else {
             throw DiaryError.invalid("dailyReminder", .invalidFormat, "the reminder time must be 00:00–23:59")
         }
-        return try await write("users.updateSettings") { transaction, actor in
+        let user = try await write("users.updateSettings") { transaction, actor in
             guard var user = try await transaction.user(actor.id) else { throw DiaryError.notSignedIn }
             user.settings = settings
             try await transaction.put(.user(user))
             return user
         }
+        sessionAuthStates?.profileUpdated(user)
+        return user
     }
 
     public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {

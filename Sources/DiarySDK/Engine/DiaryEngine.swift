@@ -235,6 +235,8 @@ package final class SessionContext: Sendable {
 
     private let state = Locked(State())
     package let store: any SessionStore
+    /// The session's auth state and its subscribers (``AccountRepository/authStates()``).
+    package let authStates = AuthStateBroadcaster()
 
     package init(store: any SessionStore) {
         self.store = store

@@ -42,6 +42,21 @@ public protocol AccountRepository: Sendable {
     /// The signed-in user, or `nil`.
     func currentUser() async throws -> User?
 
+    /// Who is signed in on this device now, then every change: sign-in (and sign-up, and a restored session),
+    /// sign-out with its reason (the user signed out, the server refused the session, the account was withdrawn), a
+    /// renewed token over HTTP, and the user's own profile or settings edited through this device.
+    ///
+    /// Every call returns a new stream; each first yields ``AuthStateChange/Event/initial`` with the current state.
+    /// A change reaches every stream before the call that made it returns. The stream ends when the caller stops
+    /// iterating it (it never ends on its own: after a sign-out it waits for the next sign-in).
+    ///
+    /// ```swift
+    /// for await change in sdk.accounts.authStates() {
+    ///     screen = change.state.user == nil ? .signIn : .home
+    /// }
+    /// ```
+    func authStates() -> AsyncStream<AuthStateChange>
+
     /// Whether a nickname is free (and valid).
     /// - Parameter nickname: The nickname.
     /// - Returns: `true` when no one has it.
