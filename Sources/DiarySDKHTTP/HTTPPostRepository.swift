@@ -35,6 +35,15 @@ struct HTTPPostRepository: PostRepository {
         return try await client.send(HTTPRequest("GET", path, query: page.queryItems), as: Page<Post>.self)
     }
 
+    func posts(by userID: User.ID?, on day: LocalDate) async throws -> [Post] {
+        let owner = userID.map { "/v1/users/\($0.path)" } ?? "/v1/me"
+        return try await client.send(HTTPRequest("GET", owner + "/days/\(day)/posts"), as: [Post].self)
+    }
+
+    func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User> {
+        try await client.send(HTTPRequest("GET", "/v1/posts/\(id.path)/likers", query: page.queryItems), as: Page<User>.self)
+    }
+
     func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
         let query = [("text", search.text)] + search.tags.map { ("tag", $0) } + page.queryItems
         return try await client.send(HTTPRequest("GET", "/v1/posts/search", query: query), as: Page<Post>.self)

@@ -120,6 +120,14 @@ extension MeteredRepositories: PostRepository {
     public func likedPosts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
         try await measure("posts.likedPosts") { try await base.posts.likedPosts(by: userID, page: page) }
     }
+
+    public func posts(by userID: User.ID?, on day: LocalDate) async throws -> [Post] {
+        try await measure("posts.postsOnDay") { try await base.posts.posts(by: userID, on: day) }
+    }
+
+    public func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User> {
+        try await measure("posts.likers") { try await base.posts.likers(of: id, page: page) }
+    }
 }
 
 extension MeteredRepositories: CommentRepository {

@@ -137,6 +137,41 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    public func posts(by userID: User.ID?, on day: LocalDate) async throws -> [Post] {
+        try await read("posts.postsOnDay", prefetching: userID.map { [.user($0)] } ?? []) { db, viewer in
+            let author = userID ?? viewer.id
+            guard try await AccessPolicy.canSee(user: author, viewer: viewer, in: db) else {
+                throw DiaryError.notFound("user \(author)")
+            }
+            // The month's posts from the calendar's index, then the day's: as the calendar counts them.
+            var posts: [PostRecord] = []
+            try await db.forEachRow(StorageSchema.postsByAuthorMonth, equalTo: AuthorMonth(authorID: author, month: day.yearMonth)) {
+                post in
+                if post.day == day, Self.countsForCalendar(post, viewer: viewer) { posts.append(post) }
+            }
+            posts.sort { Self.listingKey($0) > Self.listingKey($1) }
+            return try await AccessPolicy.views(of: posts, viewer: viewer, in: db)
+        }
+    }
+
+    public func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User> {
+        try await read("posts.likers") { db, viewer in
+            let post = try await Self.visiblePost(id, viewer: viewer, in: db)
+            var likers: [SortKey: User.ID] = [:]
+            for like in try await db.rows(StorageSchema.likesByPost, equalTo: id) {
+                // An anonymous post's author among its likers would name them.
+                if post.isAnonymous, like.userID == post.authorID, viewer.id != post.authorID { continue }
+                guard like.userID == viewer.id || !viewer.blockedEitherWay.contains(like.userID) else { continue }
+                likers[SortKey(like.createdAt, like.userID.rawValue)] = like.userID
+            }
+            let users = try await db.records(likers.values.map { RecordKey.user($0) })
+            return try Paginator.page(keys: likers.keys.sorted(), descending: true, request: page) { key in
+                guard let liker = likers[key], case .user(let user)? = users[.user(liker)] else { return nil }
+                return AccessPolicy.view(of: user, viewer: viewer.id)
+            }
+        }
+    }
+
     public func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
         let words = SearchText.words(of: search.text)
         let tags = try Validation.tags(search.tags).map { $0.lowercased() }

@@ -22,6 +22,13 @@ public protocol PostRepository: Sendable {
     /// A user's posts, newest first; another user's anonymous posts are never listed.
     /// - Parameter userID: Whose posts; `nil` for the signed-in user's own (anonymous ones included).
     func posts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post>
+    /// A user's posts of one day (their own time zone's day, as on their calendar), newest first: what a day view
+    /// lists beside the day's entries. Another user's anonymous posts are never listed.
+    /// - Parameters:
+    ///   - userID: Whose posts; `nil` for the signed-in user's own (anonymous ones included).
+    ///   - day: The day.
+    /// - Throws: `.notFound` when the user does not exist or there is a block either way.
+    func posts(by userID: User.ID?, on day: LocalDate) async throws -> [Post]
     /// Posts matching words and tags, newest first.
     /// - Throws: `.invalidInput` when the search says nothing.
     func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post>
@@ -32,6 +39,10 @@ public protocol PostRepository: Sendable {
     /// Posts a user liked, most recently liked first.
     /// - Parameter userID: Whose likes; `nil` for the signed-in user's.
     func likedPosts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post>
+    /// Who liked a post, most recent like first. People with a block either way with the signed-in user are left
+    /// out, and so is the author of an anonymous post (their like would name them) for everyone but that author.
+    /// - Throws: `.notFound` when the post does not exist or is hidden from the viewer by a block.
+    func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User>
 }
 
 /// Comments and replies on entries and posts.

@@ -29,6 +29,14 @@ struct Call: Sendable {
         return id
     }
 
+    /// A day path parameter, `yyyy-MM-dd`.
+    func day(_ name: String) throws -> LocalDate {
+        guard let text = context.parameters.get(name), let day = LocalDate(text) else {
+            throw DiaryError.invalid(name, .invalidFormat, "'\(context.parameters.get(name) ?? "")' is not yyyy-MM-dd")
+        }
+        return day
+    }
+
     /// A query parameter.
     func query(_ name: String) -> String? {
         request.uri.queryParameters.get(name).map { String($0) }

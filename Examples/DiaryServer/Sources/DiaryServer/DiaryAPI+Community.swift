@@ -48,6 +48,15 @@ extension DiaryAPI {
         engineRoute(router, .get, "/v1/users/:userID/posts") { call in
             try .ok(try await call.engine.posts(by: try call.id("userID", User.self), page: try call.page()))
         }
+        engineRoute(router, .get, "/v1/me/days/:day/posts") { call in
+            try .ok(try await call.engine.posts(by: nil, on: try call.day("day")))
+        }
+        engineRoute(router, .get, "/v1/users/:userID/days/:day/posts") { call in
+            try .ok(try await call.engine.posts(by: try call.id("userID", User.self), on: try call.day("day")))
+        }
+        engineRoute(router, .get, "/v1/posts/:postID/likers") { call in
+            try .ok(try await call.engine.likers(of: try call.id("postID", Post.self), page: try call.page()))
+        }
         engineRoute(router, .get, "/v1/posts/search") { call in
             let search = PostSearch(text: call.query("text") ?? "", tags: call.queryAll("tag"))
             return try .ok(try await call.engine.search(search, page: try call.page()))
