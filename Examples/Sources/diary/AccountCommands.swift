@@ -9,7 +9,7 @@ struct SignUp: AsyncParsableCommand {
     @Option(help: "A unique nickname.") var nickname: String
 
     func run() async throws {
-        try await withSession(options) { session in
+        try await withSession(options, createsStore: true) { session in
             let user = try await session.sdk.accounts.signUp(.init(email: email, password: password, nickname: nickname))
             session.output.show(user) { print("Welcome, \(user.nickname)! You are signed in.") }
         }
@@ -38,7 +38,7 @@ struct SignOut: AsyncParsableCommand {
         try await withSession(options) { session in
             _ = try await session.sdk.accounts.restoreSession()
             try await session.sdk.accounts.signOut()
-            session.output.say("Signed out.")
+            session.output.done("Signed out.")
         }
     }
 }
@@ -63,12 +63,15 @@ struct Withdraw: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Flag(help: "Confirm that everything should be deleted.") var yes = false
 
-    func run() async throws {
+    func validate() throws {
         guard yes else { throw ValidationError("withdrawing deletes everything you wrote: pass --yes to confirm") }
+    }
+
+    func run() async throws {
         try await withSession(options) { session in
             try await signedIn(session)
             try await session.sdk.accounts.withdraw()
-            session.output.say("Your account and everything you wrote are deleted.")
+            session.output.done("Your account and everything you wrote are deleted.")
         }
     }
 }
