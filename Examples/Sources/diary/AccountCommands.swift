@@ -5,10 +5,12 @@ struct SignUp: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "signup", abstract: "Create an account and sign in.")
     @OptionGroup var options: GlobalOptions
     @Option(help: "Your email.") var email: String
-    @Option(help: "A password of at least 8 characters.") var password: String
     @Option(help: "A unique nickname.") var nickname: String
+    /// A password of at least 8 characters.
+    @OptionGroup var password: PasswordOptions
 
     func run() async throws {
+        let password = try reported(options) { try self.password.read(confirm: true) }
         try await withSession(options, createsStore: true) { session in
             let user = try await session.sdk.accounts.signUp(.init(email: email, password: password, nickname: nickname))
             session.output.show(user) { print("Welcome, \(user.nickname)! You are signed in.") }
@@ -20,9 +22,10 @@ struct SignIn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "signin", abstract: "Sign in.")
     @OptionGroup var options: GlobalOptions
     @Option(help: "Your email.") var email: String
-    @Option(help: "Your password.") var password: String
+    @OptionGroup var password: PasswordOptions
 
     func run() async throws {
+        let password = try reported(options) { try self.password.read(confirm: false) }
         try await withSession(options) { session in
             let user = try await session.sdk.accounts.signIn(.password(email: email, password: password))
             session.output.show(user) { print("Signed in as \(user.nickname).") }

@@ -92,3 +92,13 @@ func withSession(_ options: GlobalOptions, createsStore: Bool = false, _ body: (
         throw error
     }
 }
+
+/// Runs a step that comes before the session (reading a password), reporting its error like ``withSession(_:createsStore:_:)``.
+func reported<Value>(_ options: GlobalOptions, _ body: () throws -> Value) throws -> Value {
+    do {
+        return try body()
+    } catch let error as DiaryError {
+        Output(json: options.json).fail(error)
+        throw ExitCode(error.code == .invalidInput ? 2 : 1)
+    }
+}

@@ -247,3 +247,72 @@ struct DiaryCLIInputTests {
         #expect(lines[3].hasPrefix("2026-03-01  😊    Duck    Happy day  "))
     }
 }
+
+/// Passwords stay off the command line: asked at a terminal without echo, or read from standard input.
+@Suite("diary passwords")
+struct DiaryCLIPasswordTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diary-cli-\(UUID().uuidString)")
+
+    func launch(_ arguments: [String], input: String? = nil) throws -> (status: Int32, output: String, errors: String) {
+        try ExampleProgramTests.launch("diary", arguments, environment: ["DIARY_DATA_DIR": directory.path], input: input)
+    }
+
+    @Test func aScriptPipesThePasswordAndAMissingOneIsRefused() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let none = try launch(["signup", "--email", "pipe@example.com", "--nickname", "pipe"])
+        #expect(none.status == 2)
+        #expect(none.errors.contains("no password: pipe it in with --password-stdin, or run in a terminal to be asked for it"))
+        #expect(!FileManager.default.fileExists(atPath: directory.path), "a refused signup created a store")
+
+        let signUp = try launch(["signup", "--email", "pipe@example.com", "--nickname", "pipe", "--password-stdin"], input: "password123\n")
+        #expect(signUp.status == 0, "\(signUp.errors)")
+        _ = try launch(["signout"])
+        let wrong = try launch(["signin", "--email", "pipe@example.com", "--password-stdin"], input: "password124\n")
+        #expect(wrong.status == 1)
+        let right = try launch(["signin", "--email", "pipe@example.com", "--password-stdin"], input: "password123\r\n")
+        #expect(right.output.contains("Signed in as pipe."), "\(right.errors)")
+        let empty = try launch(["signin", "--email", "pipe@example.com", "--password-stdin"], input: "")
+        #expect(empty.status == 2)
+        #expect(empty.errors.contains("--password-stdin read no password"))
+        let both = try launch(["signin", "--email", "pipe@example.com", "--password-stdin", "--password", "x"])
+        #expect(both.status == 2)
+        #expect(try launch(["signin", "--help"]).output.contains("Discouraged"))
+    }
+
+    /// A terminal made by `script` (util-linux): the prompt appears, what is typed after it is not echoed.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script") && isLinux))
+    func aTerminalIsAskedWithoutEcho() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try launch(["signup", "--email", "tty@example.com", "--nickname", "tty", "--password-stdin"], input: "secretpass1\n")
+        _ = try launch(["signout"])
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let diary = try ExampleProgramTests.executable("diary").path
+        process.arguments = ["-qec", "'\(diary)' signin --email tty@example.com", "/dev/null"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["DIARY_DATA_DIR": directory.path]) { $1 }
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        var seen = Data()
+        let deadline = Date().addingTimeInterval(30)
+        while !String(decoding: seen, as: UTF8.self).contains("Password: "), Date() < deadline, process.isRunning {
+            seen += output.fileHandleForReading.availableData
+        }
+        #expect(String(decoding: seen, as: UTF8.self).contains("Password: "))
+        input.fileHandleForWriting.write(Data("secretpass1\n".utf8))
+        seen += output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let transcript = String(decoding: seen, as: UTF8.self)
+        #expect(transcript.contains("Signed in as tty."), "\(transcript)")
+        #expect(!transcript.contains("secretpass1"), "the password was echoed")
+    }
+}
+
+#if os(Linux)
+    let isLinux = true
+#else
+    let isLinux = false
+#endif
