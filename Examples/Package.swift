@@ -38,8 +38,9 @@ let package = Package(
             name: "ExampleProgramTests",
             dependencies: [
                 "diary", "QuickStart", "ChoosingABackend", "FeedPaging", "LiveChanges",
-                // To prepare stores the CLI then opens (fixed ids, damaged journals).
+                // To prepare stores the CLI then opens (fixed ids, damaged journals), and serve it feeds.
                 .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+                .product(name: "DiarySDKConformance", package: "DiarySDK"),
             ]
         ),
         // A custom backend (a metering decorator) and the conformance suite run on it.
