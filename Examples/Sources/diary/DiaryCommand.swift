@@ -21,7 +21,7 @@ struct DiaryCommand: AsyncParsableCommand {
             Publish.self, Feed.self, Search.self, Like.self, Unlike.self, Likes.self, CommentCommand.self,
             Comments.self, Follow.self, Unfollow.self, Followers.self, Following.self, Block.self, Unblock.self,
             Blocked.self, ReportCommand.self, Notifications.self,
-            BlogCommand.self,
+            BlogCommand.self, Export.self,
         ]
     )
 

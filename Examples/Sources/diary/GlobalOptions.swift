@@ -32,7 +32,9 @@ struct GlobalOptions: ParsableArguments {
     /// The repositories for this run, and the output.
     /// - Parameter createsStore: Whether a missing local store may be created (only `signup` does: every other
     ///   command needs an account, and must not leave an empty store behind).
-    func open(createsStore: Bool) throws -> Session {
+    /// - Parameter salvaging: Whether a local store damaged in the middle is read up to the damage, read-only
+    ///   (``FileStoreSalvage``), instead of refused: what `diary export` does to save what is readable.
+    func open(createsStore: Bool, salvaging: Bool = false) throws -> Session {
         let output = Output(json: json)
         let directory = self.directory
         if let url = try? serverURL() {
@@ -45,7 +47,21 @@ struct GlobalOptions: ParsableArguments {
             throw DiaryError(
                 .unauthenticated, "there is no diary in \(directory.path): run `diary signup` first (or pass --data-dir)")
         }
-        let backend = try FileStoreBackend(configuration: .init(directory: directory))
+        let backend: FileStoreBackend
+        do {
+            backend = try FileStoreBackend(configuration: .init(directory: directory))
+        } catch let error as DiaryError where error.code == .storageCorrupted {
+            guard salvaging else {
+                var hint = error
+                hint.message += "; `diary export --output FILE` saves what is readable before the damage"
+                throw hint
+            }
+            let salvage = try FileStoreSalvage(directory: directory)
+            output.note(
+                "the store is damaged (\(error.message)); reading it up to the damage, read-only: "
+                    + "\(salvage.report.replayedTransactions) changes after the last snapshot were readable")
+            return Session(sdk: salvage.repositories, output: output, close: {})
+        }
         let report = backend.openReport
         if report.recoveredTornTail {
             output.note("recovered: \(report.discardedBytes) bytes of an unfinished write dropped")
@@ -71,11 +87,13 @@ struct Session {
 
 /// Runs a command body with the SDK, turning every error into one clear line (a JSON object under `--json`) and an
 /// exit code: 2 for invalid input, 1 for everything else.
-func withSession(_ options: GlobalOptions, createsStore: Bool = false, _ body: (Session) async throws -> Void) async throws {
+func withSession(
+    _ options: GlobalOptions, createsStore: Bool = false, salvaging: Bool = false, _ body: (Session) async throws -> Void
+) async throws {
     let output = Output(json: options.json)
     let session: Session
     do {
-        session = try options.open(createsStore: createsStore)
+        session = try options.open(createsStore: createsStore, salvaging: salvaging)
     } catch let error as DiaryError {
         output.fail(error)
         throw ExitCode(error.code == .invalidInput ? 2 : 1)
