@@ -134,9 +134,11 @@ struct BlogCommand: AsyncParsableCommand {
     struct Suggest: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Feed addresses to try for what you typed (no network).")
         @Argument(help: "A blog address.") var address: String
+        @Flag(help: "Print JSON instead of lines.") var json = false
 
         func run() async throws {
-            for url in FeedURLRules.suggestions(forUserInput: address) { print(url.absoluteString) }
+            let suggestions = FeedURLRules.suggestions(forUserInput: address).map(\.absoluteString)
+            Output(json: json).show(suggestions) { for url in suggestions { print(url) } }
         }
     }
 }

@@ -75,6 +75,8 @@ struct DiaryCLIInputTests {
         #expect(blankError?["error"] == ["code": "invalid_input", "message": "body must not be blank", "field": "body"])
         #expect(blank.output.isEmpty)
 
+        let suggestions = try json(try diary("blog", "suggest", "minji.tistory.com", "--json")) as? [String]
+        #expect(suggestions?.contains("https://minji.tistory.com/rss") == true)
         let signOut = try diary("signout", "--json")
         #expect((try json(signOut) as? [String: Any])?["ok"] as? Bool == true)
         let signedOut = try launch("feed", "--json")
