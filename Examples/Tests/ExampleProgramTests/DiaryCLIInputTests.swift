@@ -242,11 +242,14 @@ struct DiaryCLIInputTests {
 
         _ = try diary("write", "--day", "2026-03-02", "--mood", "🦆", "--title", "★ 오리", "Duck day")
         _ = try diary("write", "--day", "2026-03-01", "--mood", "😊", "--title", "Duck", "Happy day")
-        let lines = try diary("list", "--month", "2026-03").split(separator: "\n")
-        // The columns line up as a terminal draws them: 🦆, 오 and 리 take two columns, ★ one.
+        // "Cafe" + U+0301 COMBINING ACUTE ACCENT: four columns.
+        _ = try diary("write", "--day", "2026-03-03", "--mood", "calm", "--title", "Cafe\u{301}", "Latte")
+        let lines = try diary("list", "--month", "2026-03").split(separator: "\n").map(String.init)
+        // The columns line up as a terminal draws them: 🦆, 😌, 오 and 리 take two columns, ★ one, the accent none.
         #expect(lines[0] == "DAY         MOOD  TITLE   TEXT       ID")
-        #expect(lines[2].hasPrefix("2026-03-02  🦆    ★ 오리  Duck day   "))
-        #expect(lines[3].hasPrefix("2026-03-01  😊    Duck    Happy day  "))
+        #expect(lines[2].unicodeScalars.starts(with: "2026-03-03  😌    Cafe\u{301}    Latte      ".unicodeScalars), "\(lines[2])")
+        #expect(lines[3].hasPrefix("2026-03-02  🦆    ★ 오리  Duck day   "))
+        #expect(lines[4].hasPrefix("2026-03-01  😊    Duck    Happy day  "))
     }
 }
 
