@@ -36,7 +36,12 @@ let package = Package(
         ]),
         .testTarget(
             name: "ExampleProgramTests",
-            dependencies: ["diary", "QuickStart", "ChoosingABackend", "FeedPaging", "LiveChanges"]
+            dependencies: [
+                "diary", "QuickStart", "ChoosingABackend", "FeedPaging", "LiveChanges",
+                // To prepare stores the CLI then opens (fixed ids, damaged journals), and serve it feeds.
+                .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+                .product(name: "DiarySDKConformance", package: "DiarySDK"),
+            ]
         ),
         // A custom backend (a metering decorator) and the conformance suite run on it.
         .target(name: "MeteredBackend", dependencies: [.product(name: "DiarySDK", package: "DiarySDK")]),

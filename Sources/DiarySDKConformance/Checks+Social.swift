@@ -126,6 +126,31 @@ extension ConformanceSuite {
             try expectEqual(posts.first?.body, "<p>Hi, edited</p>")
             try expectEqual(posts.first?.createdAt, instant("2026-03-09T10:00:00Z"))
         },
+        ConformanceCheck("blogs", "aBatchImportsEachItemAsImportItemDoesAndReportsEachInOrder") { context in
+            let alice = try await context.user("alice")
+            let bob = try await context.user("bob")
+            let blog = try await alice.sdk.blogs.register(
+                .init(title: "B", siteURL: URL(string: "https://b.example")!, feedURL: URL(string: "https://b.example/rss")!))
+            let items = (1...3).map {
+                ImportedItem(
+                    guid: "batch-\($0)", url: URL(string: "https://b.example/\($0)"), title: "Item \($0)", body: "Body \($0)",
+                    tags: [], publishedAt: instant("2026-03-0\($0)T10:00:00Z"))
+            }
+            _ = try await alice.sdk.blogs.importItem(items[0], into: blog.id)
+            var edited = items[1]
+            edited.body = "Body 2, edited"
+            // Already imported, new, then the same item again later in the batch: one post each.
+            let results = try await alice.sdk.blogs.importItems([items[0], items[1], items[2], edited], into: blog.id)
+            try expectEqual(results.map(\.outcome), [.unchanged, .created, .created, .updated])
+            try expect(results.allSatisfy { $0.failure == nil }, "no item failed")
+            let posts = try await alice.sdk.posts.posts(by: nil, page: .first()).items
+            try expectEqual(posts.map(\.title).sorted(), ["Item 1", "Item 2", "Item 3"])
+            try expectEqual(posts.first { $0.title == "Item 2" }?.body, "Body 2, edited")
+            try expectEqual(try await alice.sdk.blogs.importItems([], into: blog.id), [])
+            let tooMany = Array(repeating: items[0], count: ImportedItem.maximumBatchSize + 1)
+            try await expectError(.invalidInput, field: "items") { try await alice.sdk.blogs.importItems(tooMany, into: blog.id) }
+            try await expectError(.forbidden) { try await bob.sdk.blogs.importItems([items[0]], into: blog.id) }
+        },
         ConformanceCheck("blogs", "importedPostsCountOnTheirPublicationDayInTheUsersTimeZone") { context in
             let alice = try await context.user("alice", timeZone: "Asia/Seoul")
             let blog = try await alice.sdk.blogs.register(

@@ -40,3 +40,48 @@ struct HTTPBlogRepository: BlogRepository {
         ).value
     }
 }
+
+extension HTTPBlogRepository {
+    /// The most bytes of items one batch request carries (the server takes 8 MiB): a batch of long posts is sent as
+    /// several requests.
+    static let maximumBatchBytes = 4 << 20
+
+    /// `POST /v1/blogs/{id}/items/batch`: up to ``ImportedItem/maximumBatchSize`` items and
+    /// ``maximumBatchBytes`` per request.
+    func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult] {
+        try ImportedItem.checkBatch(items)
+        let encoder = JSONEncoder.diary()
+        var groups: [[ImportedItem]] = []
+        var bytes = 0
+        for item in items {
+            let size = (try? encoder.encode(item).count) ?? 0
+            if groups.isEmpty || bytes + size > Self.maximumBatchBytes {
+                groups.append([])
+                bytes = 0
+            }
+            groups[groups.count - 1].append(item)
+            bytes += size
+        }
+        var results: [ImportItemResult] = []
+        for group in groups {
+            let answer = try await client.send(
+                try client.request("POST", "/v1/blogs/\(id.path)/items/batch", json: ImportBatch(items: group)),
+                as: ImportBatchResults.self)
+            guard answer.results.count == group.count else {
+                throw DiaryError(.server, "the server answered \(answer.results.count) results for \(group.count) items")
+            }
+            results += answer.results
+        }
+        return results
+    }
+}
+
+/// The body of `POST /v1/blogs/{id}/items/batch`.
+struct ImportBatch: Encodable {
+    let items: [ImportedItem]
+}
+
+/// Its answer.
+struct ImportBatchResults: Decodable {
+    let results: [ImportItemResult]
+}

@@ -68,7 +68,7 @@ struct FeedDiscovererTests {
         }
     }
 
-    @Test("a site that answers 404 everywhere gives the typed 'no feed' error for field url")
+    @Test("a site that answers 404 everywhere gives the typed 'no feed' error for field url, naming the status")
     func nothingAnywhere() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
@@ -78,7 +78,9 @@ struct FeedDiscovererTests {
         } catch let error as DiaryError {
             #expect(error.code == .invalidInput)
             #expect(error.field == "url")
-            #expect(error.message == "no RSS, Atom or JSON feed found at \(server.url("/").absoluteString)")
+            #expect(
+                error.message
+                    == "\(server.url("/").absoluteString) answered HTTP 404, and no RSS, Atom or JSON feed found at the usual feed paths either")
         }
         #expect(server.hits("/feed.xml") == 1, "each candidate is fetched once")
     }

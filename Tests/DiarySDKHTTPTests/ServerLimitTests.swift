@@ -40,6 +40,27 @@ struct ServerLimitTests {
         #expect(health.status == 200, "the server is still alive")
     }
 
+    @Test func anImportBatchOverItsLimitIsRefusedWhole() async throws {
+        let fixture = try await ServerFixture.make()
+        let token = try #require(try await fixture.store.load()?.accessToken)
+        let blog = try await fixture.sdk.blogs.register(
+            .init(title: "B", siteURL: URL(string: "https://b.example")!, feedURL: URL(string: "https://b.example/rss")!))
+        func batch(_ count: Int) -> Data {
+            let items = (0..<count).map {
+                #"{"guid":"g\#($0)","title":"T\#($0)","body":"B","tags":[],"publishedAt":"2026-03-01T00:00:00Z"}"#
+            }
+            return Data(#"{"items":[\#(items.joined(separator: ","))]}"#.utf8)
+        }
+        let path = "/v1/blogs/\(blog.id.description)/items/batch"
+        let tooMany = try await fixture.control.send("POST", path, body: batch(ImportedItem.maximumBatchSize + 1), token: token)
+        #expect(tooMany.status == 422)
+        #expect(tooMany.text.contains(#""field":"items""#), "\(tooMany.text)")
+        #expect(try await fixture.sdk.posts.posts(by: nil, page: .first()).items.isEmpty, "nothing of it was imported")
+        let full = try await fixture.control.send("POST", path, body: batch(ImportedItem.maximumBatchSize), token: token)
+        #expect(full.status == 200)
+        #expect(full.text.components(separatedBy: #""outcome":"created""#).count - 1 == ImportedItem.maximumBatchSize)
+    }
+
     @Test func anOversizedBodyIsRefusedBeforeItIsRead() async throws {
         let fixture = try await ServerFixture.make()
         let token = try #require(try await fixture.store.load()?.accessToken)

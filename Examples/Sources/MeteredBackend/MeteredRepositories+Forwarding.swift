@@ -244,6 +244,10 @@ extension MeteredRepositories: BlogRepository {
     public func importItem(_ item: ImportedItem, into id: Blog.ID) async throws -> ImportOutcome {
         try await measure("blogs.importItem") { try await base.blogs.importItem(item, into: id) }
     }
+
+    public func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult] {
+        try await measure("blogs.importItems") { try await base.blogs.importItems(items, into: id) }
+    }
 }
 
 extension MeteredRepositories: DiaryRepository {

@@ -5,11 +5,13 @@ struct SignUp: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "signup", abstract: "Create an account and sign in.")
     @OptionGroup var options: GlobalOptions
     @Option(help: "Your email.") var email: String
-    @Option(help: "A password of at least 8 characters.") var password: String
     @Option(help: "A unique nickname.") var nickname: String
+    /// A password of at least 8 characters.
+    @OptionGroup var password: PasswordOptions
 
     func run() async throws {
-        try await withSession(options) { session in
+        let password = try reported(options) { try self.password.read(confirm: true) }
+        try await withSession(options, createsStore: true) { session in
             let user = try await session.sdk.accounts.signUp(.init(email: email, password: password, nickname: nickname))
             session.output.show(user) { print("Welcome, \(user.nickname)! You are signed in.") }
         }
@@ -20,9 +22,10 @@ struct SignIn: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "signin", abstract: "Sign in.")
     @OptionGroup var options: GlobalOptions
     @Option(help: "Your email.") var email: String
-    @Option(help: "Your password.") var password: String
+    @OptionGroup var password: PasswordOptions
 
     func run() async throws {
+        let password = try reported(options) { try self.password.read(confirm: false) }
         try await withSession(options) { session in
             let user = try await session.sdk.accounts.signIn(.password(email: email, password: password))
             session.output.show(user) { print("Signed in as \(user.nickname).") }
@@ -38,7 +41,7 @@ struct SignOut: AsyncParsableCommand {
         try await withSession(options) { session in
             _ = try await session.sdk.accounts.restoreSession()
             try await session.sdk.accounts.signOut()
-            session.output.say("Signed out.")
+            session.output.done("Signed out.")
         }
     }
 }
@@ -63,12 +66,15 @@ struct Withdraw: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions
     @Flag(help: "Confirm that everything should be deleted.") var yes = false
 
-    func run() async throws {
+    func validate() throws {
         guard yes else { throw ValidationError("withdrawing deletes everything you wrote: pass --yes to confirm") }
+    }
+
+    func run() async throws {
         try await withSession(options) { session in
             try await signedIn(session)
             try await session.sdk.accounts.withdraw()
-            session.output.say("Your account and everything you wrote are deleted.")
+            session.output.done("Your account and everything you wrote are deleted.")
         }
     }
 }

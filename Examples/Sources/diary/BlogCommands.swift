@@ -38,8 +38,8 @@ struct BlogCommand: AsyncParsableCommand {
                         blogs.map {
                             [$0.isPrimary ? "★" : " ", $0.title, $0.feedURL.absoluteString,
                                 $0.sync.lastError.map { "failed: \($0)" } ?? $0.sync.lastSyncedAt.map { String(WireDate.string(from: $0).prefix(16)) } ?? "never",
-                                $0.id.description]
-                        }))
+                                shortID($0.id)]
+                        }, empty: "No blogs yet: `diary blog add ADDRESS` registers one."))
                 }
             }
         }
@@ -48,14 +48,15 @@ struct BlogCommand: AsyncParsableCommand {
     struct Sync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Import new posts from one blog, or from all with a progress display.")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "One blog's id; all your blogs when omitted.") var blog: String?
+        @Argument(help: ArgumentHelp("One blog's id or id prefix; all your blogs when omitted.", valueName: "id"), transform: Parse.id)
+        var blog: IDPrefix?
 
         func run() async throws {
             try await withSession(options) { session in
                 try await signedIn(session)
                 let sync = BlogSync(blogs: session.sdk.blogs, fetcher: URLSessionFeedFetcher())
                 if let blog {
-                    let report = try await sync.sync(try parseID(blog, as: Blog.self, "blog"))
+                    let report = try await sync.sync(try await session.blogID(blog))
                     session.output.show(SyncResult(report)) { print(describe(report)) }
                     return
                 }
@@ -105,12 +106,12 @@ struct BlogCommand: AsyncParsableCommand {
     struct Primary: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Make a blog your primary one.")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "The blog's id.") var blog: String
+        @Argument(help: ArgumentHelp("The blog's id or id prefix.", valueName: "id"), transform: Parse.id) var blog: IDPrefix
 
         func run() async throws {
             try await withSession(options) { session in
                 try await signedIn(session)
-                let updated = try await session.sdk.blogs.setPrimary(try parseID(blog, as: Blog.self, "blog"))
+                let updated = try await session.sdk.blogs.setPrimary(try await session.blogID(blog))
                 session.output.show(updated) { print("★ \(updated.title) is your primary blog.") }
             }
         }
@@ -119,13 +120,13 @@ struct BlogCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "delete", abstract: "Stop importing a blog (its posts stay).")
         @OptionGroup var options: GlobalOptions
-        @Argument(help: "The blog's id.") var blog: String
+        @Argument(help: ArgumentHelp("The blog's id or id prefix.", valueName: "id"), transform: Parse.id) var blog: IDPrefix
 
         func run() async throws {
             try await withSession(options) { session in
                 try await signedIn(session)
-                try await session.sdk.blogs.deleteBlog(try parseID(blog, as: Blog.self, "blog"))
-                session.output.say("Deleted.")
+                try await session.sdk.blogs.deleteBlog(try await session.blogID(blog))
+                session.output.done("Deleted.")
             }
         }
     }
@@ -133,9 +134,11 @@ struct BlogCommand: AsyncParsableCommand {
     struct Suggest: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Feed addresses to try for what you typed (no network).")
         @Argument(help: "A blog address.") var address: String
+        @Flag(help: "Print JSON instead of lines.") var json = false
 
         func run() async throws {
-            for url in FeedURLRules.suggestions(forUserInput: address) { print(url.absoluteString) }
+            let suggestions = FeedURLRules.suggestions(forUserInput: address).map(\.absoluteString)
+            Output(json: json).show(suggestions) { for url in suggestions { print(url) } }
         }
     }
 }

@@ -20,7 +20,7 @@ struct Demo: AsyncParsableCommand {
         do {
             try await DemoTour(directory: directory).run()
         } catch let error as DiaryError {
-            Output.fail(error)
+            Output(json: false).fail(error)
             throw ExitCode(1)
         }
         if keep {
@@ -90,7 +90,7 @@ struct DemoTour {
         done("minji wrote her turn; now it is \(turn == joonUser.id ? "joon" : "minji")'s turn")
         try await minji.books.nudge(book.id)
         let joonNotes = try await joon.notifications.notifications(page: .first()).items
-        done("minji nudged joon; joon's notifications: \(joonNotes.map { "\($0.actor?.nickname ?? "someone") \(describe($0.kind))" }.joined(separator: "; "))")
+        done("minji nudged joon; joon's notifications: \(joonNotes.map { sentence($0, bookTitle: $0.bookID == book.id ? book.title : nil) }.joined(separator: "; "))")
         let comment = try await joon.comments.addComment(CommentDraft(target: .diary(bookEntry.id), body: "Writing tonight!", mood: "😊"))
         _ = try await minji.comments.addComment(CommentDraft(target: .diary(bookEntry.id), parentID: comment.id, body: "Can't wait"))
         _ = try await joon.diaries.write(DiaryDraft(title: "Page two", body: "Dinner was great.", bookID: book.id))
@@ -160,6 +160,6 @@ struct DemoTour {
     func feedTable(_ posts: [Post]) -> String {
         Output.table(
             ["BY", "TITLE", "♥", "💬"],
-            posts.map { [$0.author?.nickname ?? "(anonymous)", $0.title, "\($0.likeCount)", "\($0.commentCount)"] })
+            posts.map { [$0.author?.nickname ?? "(anonymous)", $0.title, "\($0.likeCount)", "\($0.commentCount)"] }, empty: "No posts.")
     }
 }

@@ -36,6 +36,8 @@ struct RunningServer {
     let url: String
     let process: Process
     let input: Pipe
+    /// The server's standard output: its log, one line per request.
+    let log: URL
 
     static func start(dataDirectory: URL) async throws -> RunningServer {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("diary-server-\(UUID().uuidString).log")
@@ -55,7 +57,7 @@ struct RunningServer {
             if let range = text.range(of: "listening on 127.0.0.1:") {
                 let digits = text[range.upperBound...].prefix { $0.isNumber }
                 if let port = Int(digits), text[range.upperBound...].dropFirst(digits.count).first == "\n" {
-                    return RunningServer(url: "http://127.0.0.1:\(port)", process: process, input: input)
+                    return RunningServer(url: "http://127.0.0.1:\(port)", process: process, input: input, log: log)
                 }
             }
             guard process.isRunning else {

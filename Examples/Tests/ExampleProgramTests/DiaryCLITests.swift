@@ -41,11 +41,13 @@ struct DiaryCLITests {
 
     @Test func errorsAreOneLineWithANonZeroExitCode() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try diary("signup", "--email", "e@example.com", "--password", "password123", "--nickname", "errors")
+        _ = try diary("signout")
         let signedOut = try ExampleProgramTests.launch("diary", ["feed"], environment: ["DIARY_DATA_DIR": directory.path])
         #expect(signedOut.status == 1)
         #expect(signedOut.errors.hasPrefix("diary: no one is signed in"))
         #expect(signedOut.errors.split(separator: "\n").count == 1)
-        _ = try diary("signup", "--email", "e@example.com", "--password", "password123", "--nickname", "errors")
+        _ = try diary("signin", "--email", "e@example.com", "--password", "password123")
         let blank = try ExampleProgramTests.launch("diary", ["write", "   "], environment: ["DIARY_DATA_DIR": directory.path])
         #expect(blank.status == 2)
         #expect(blank.errors == "diary: body must not be blank [body] (invalid_input)\n")

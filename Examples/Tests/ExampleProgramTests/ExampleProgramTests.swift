@@ -19,9 +19,31 @@ struct ExampleProgramTests {
     }
 
     /// Runs a built example and returns its exit status, standard output and standard error.
-    static func launch(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws
+    /// Standard input is `input` when given, or empty (never the test runner's terminal, where a prompt would wait).
+    static func launch(_ name: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws
         -> (status: Int32, output: String, errors: String)
     {
+        let process = Process()
+        process.executableURL = try executable(name)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        let standardInput = Pipe()
+        process.standardInput = standardInput
+        try process.run()
+        standardInput.fileHandleForWriting.write(Data((input ?? "").utf8))
+        try standardInput.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// A built example's path.
+    static func executable(_ name: String) throws -> URL {
         var candidate = productsDirectory
         while !FileManager.default.fileExists(atPath: candidate.appendingPathComponent(name).path), candidate.path != "/" {
             candidate.deleteLastPathComponent()
@@ -30,19 +52,7 @@ struct ExampleProgramTests {
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw ExampleError(message: "\(name) was not built next to the tests (looked from \(productsDirectory.path))")
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        return executable
     }
 
     struct ExampleError: Error, CustomStringConvertible {

@@ -98,6 +98,37 @@ extension DiaryEngine: BlogRepository {
     }
 
     public func importItem(_ item: ImportedItem, into id: Blog.ID) async throws -> ImportOutcome {
+        let prepared = Self.prepared(item)
+        let now = self.now
+        let newPostID: Post.ID = newID()
+        return try await write("blogs.importItem", joining: item, id) { transaction, actor in
+            _ = try await Self.ownBlog(id, actor: actor, in: transaction)
+            return try await self.importPrepared(prepared, as: newPostID, into: id, actor: actor, now: now, in: transaction)
+        }
+    }
+
+    /// Imports a batch in one transaction: every item's outcome, in order, or nothing when the batch fails (a blog
+    /// that is not the user's, storage). An item later in the batch sees the posts created before it, so a feed that
+    /// repeats an item imports it once.
+    public func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult] {
+        try ImportedItem.checkBatch(items)
+        guard !items.isEmpty else { return [] }
+        let prepared = items.map { (Self.prepared($0), newID() as Post.ID) }
+        let now = self.now
+        let outcomes = try await write("blogs.importItems", joining: items, id) { transaction, actor in
+            _ = try await Self.ownBlog(id, actor: actor, in: transaction)
+            var outcomes: [ImportOutcome] = []
+            for (item, postID) in prepared {
+                outcomes.append(try await self.importPrepared(item, as: postID, into: id, actor: actor, now: now, in: transaction))
+            }
+            return outcomes
+        }
+        return outcomes.map { ImportItemResult(outcome: $0) }
+    }
+
+    /// An item with its title, text and tags trimmed and cut to the limits (an imported post is never refused for
+    /// its length), and its date normalised.
+    private static func prepared(_ item: ImportedItem) -> ImportedItem {
         let title = String(
             (item.title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
                 ? (item.url?.absoluteString ?? "Untitled") : item.title.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -106,39 +137,44 @@ extension DiaryEngine: BlogRepository {
         let tags = Array(
             item.tags.map { String($0.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Validation.maximumTagLength)) }
                 .filter { !$0.isEmpty }.prefix(Validation.maximumTags))
-        let publishedAt = WireDate.normalized(item.publishedAt)
-        let now = self.now
-        let newPostID: Post.ID = newID()
-        return try await write("blogs.importItem", joining: item, id) { transaction, actor in
-            _ = try await Self.ownBlog(id, actor: actor, in: transaction)
-            var existing: PostRecord?
-            if let guid = item.guid {
-                existing = try await Self.importedPost(StorageSchema.importKey(blog: id, guid: guid), in: transaction)
-            }
-            if existing == nil, let url = item.url {
-                existing = try await Self.importedPost(StorageSchema.importKey(blog: id, link: url), in: transaction)
-            }
-            let source = PostSource.blog(BlogImport(blogID: id, guid: item.guid, url: item.url))
-            let day = LocalDate(publishedAt, in: try await self.timeZone(of: actor, in: transaction))
-            if var post = existing {
-                guard post.title != title || post.body != body || post.tags != tags || post.source != source else {
-                    return .unchanged
-                }
-                post.title = title
-                post.body = body
-                post.tags = tags
-                post.source = source
-                post.updatedAt = now
-                try await transaction.put(.post(post))
-                return .updated
-            }
-            try await transaction.put(
-                .post(
-                    PostRecord(
-                        id: newPostID, authorID: actor.id, isAnonymous: false, title: title, body: body, tags: tags,
-                        images: [], source: source, day: day, createdAt: publishedAt, updatedAt: now)))
-            return .created
+        return ImportedItem(
+            guid: item.guid, url: item.url, title: title, body: body, tags: tags,
+            publishedAt: WireDate.normalized(item.publishedAt))
+    }
+
+    /// Creates or updates the post of one prepared item, finding an earlier import by GUID, then by link.
+    private func importPrepared(
+        _ item: ImportedItem, as newPostID: Post.ID, into id: Blog.ID, actor: Viewer, now: Date,
+        in transaction: any StorageTransaction
+    ) async throws -> ImportOutcome {
+        var existing: PostRecord?
+        if let guid = item.guid {
+            existing = try await Self.importedPost(StorageSchema.importKey(blog: id, guid: guid), in: transaction)
         }
+        if existing == nil, let url = item.url {
+            existing = try await Self.importedPost(StorageSchema.importKey(blog: id, link: url), in: transaction)
+        }
+        let source = PostSource.blog(BlogImport(blogID: id, guid: item.guid, url: item.url))
+        let day = LocalDate(item.publishedAt, in: try await timeZone(of: actor, in: transaction))
+        if var post = existing {
+            guard post.title != item.title || post.body != item.body || post.tags != item.tags || post.source != source
+            else {
+                return .unchanged
+            }
+            post.title = item.title
+            post.body = item.body
+            post.tags = item.tags
+            post.source = source
+            post.updatedAt = now
+            try await transaction.put(.post(post))
+            return .updated
+        }
+        try await transaction.put(
+            .post(
+                PostRecord(
+                    id: newPostID, authorID: actor.id, isAnonymous: false, title: item.title, body: item.body,
+                    tags: item.tags, images: [], source: source, day: day, createdAt: item.publishedAt, updatedAt: now)))
+        return .created
     }
 
     // MARK: - Helpers

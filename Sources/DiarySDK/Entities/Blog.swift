@@ -166,6 +166,71 @@ public struct ImportedItem: Hashable, Sendable, Codable {
     }
 }
 
+extension ImportedItem {
+    /// The most items ``BlogRepository/importItems(_:into:)`` takes in one call (one request over HTTP).
+    public static let maximumBatchSize = 100
+
+    /// Checks a batch's size.
+    /// - Parameter items: The batch.
+    /// - Throws: `.invalidInput` on `items` when it holds more than ``maximumBatchSize`` items.
+    public static func checkBatch(_ items: [ImportedItem]) throws {
+        guard items.count <= maximumBatchSize else {
+            throw DiaryError.invalid(
+                "items", .tooMany, "a batch holds at most \(maximumBatchSize) items, not \(items.count)")
+        }
+    }
+}
+
+/// What importing one item of a batch did: its outcome, or why that item alone was refused.
+public struct ImportItemResult: Hashable, Sendable, Codable {
+    /// Why one item was refused.
+    public struct Failure: Hashable, Sendable, Codable {
+        /// The error's code, as ``DiaryError/code``.
+        public var code: DiaryError.Code
+        /// What was wrong.
+        public var message: String
+        /// The field concerned, if any.
+        public var field: String?
+
+        /// Creates a failure.
+        public init(code: DiaryError.Code, message: String, field: String? = nil) {
+            self.code = code
+            self.message = message
+            self.field = field
+        }
+
+        /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+        private enum CodingKeys: String, CodingKey {
+            case code = "code"
+            case message = "message"
+            case field = "field"
+        }
+    }
+
+    /// What importing did, when the item was imported.
+    public var outcome: ImportOutcome?
+    /// Why the item was refused, when it was.
+    public var failure: Failure?
+
+    /// An imported item's result.
+    /// - Parameter outcome: What importing did.
+    public init(outcome: ImportOutcome) {
+        self.outcome = outcome
+    }
+
+    /// A refused item's result.
+    /// - Parameter error: Why.
+    public init(failure error: DiaryError) {
+        failure = Failure(code: error.code, message: error.message, field: error.field)
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case outcome = "outcome"
+        case failure = "failure"
+    }
+}
+
 /// What importing one item did.
 public enum ImportOutcome: String, Hashable, Sendable, Codable {
     /// A new post was created.

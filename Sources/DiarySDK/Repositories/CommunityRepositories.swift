@@ -135,4 +135,28 @@ public protocol BlogRepository: Sendable {
     func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog
     /// Imports one feed item as a post of the blog's owner, deduplicating by GUID and then by link.
     func importItem(_ item: ImportedItem, into id: Blog.ID) async throws -> ImportOutcome
+    /// Imports up to ``ImportedItem/maximumBatchSize`` items at once (one request over HTTP, one transaction on the
+    /// built-in backends), as ``importItem(_:into:)`` does each.
+    /// - Returns: Each item's result, in order.
+    /// - Throws: `.invalidInput` on `items` for a batch over the limit; as ``importItem(_:into:)`` for the blog.
+    func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult]
+}
+
+// MARK: - Default implementations
+
+extension BlogRepository {
+    /// Imports the items one by one with ``importItem(_:into:)``, so a repository written before batches existed
+    /// keeps working; an item refused as `.invalidInput` gets a failure result and the others go on.
+    public func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult] {
+        try ImportedItem.checkBatch(items)
+        var results: [ImportItemResult] = []
+        for item in items {
+            do {
+                results.append(ImportItemResult(outcome: try await importItem(item, into: id)))
+            } catch let error as DiaryError where error.code == .invalidInput {
+                results.append(ImportItemResult(failure: error))
+            }
+        }
+        return results
+    }
 }

@@ -11,8 +11,9 @@ import Foundation
 /// ```
 ///
 /// - A `304 Not Modified` costs nothing: no parse and no write besides recording `lastSyncedAt`.
-/// - Each item is imported through ``BlogRepository/importItem(_:into:)``, which finds an existing post by GUID, then
-///   by link, in one transaction; so neither a second sync, nor concurrent syncs from several devices, nor a
+/// - Items are imported in batches of up to ``ImportedItem/maximumBatchSize`` through
+///   ``BlogRepository/importItems(_:into:)`` (one request per batch over HTTP), which finds each item's existing post
+///   by GUID, then by link, in one transaction; so neither a second sync, nor concurrent syncs from several devices, nor a
 ///   publisher rewriting its GUIDs to the same links creates a duplicate. Items with neither GUID nor link get a
 ///   synthetic key from their title and date.
 /// - Syncs of the same blog through one `BlogSync` share a single flight: the second caller waits for the first
@@ -108,16 +109,25 @@ public final class BlogSync: Sendable {
             case .fetched(let document):
                 let feed = try FeedDocumentReader.feed(from: document, parser: parser)
                 var report = BlogSyncReport(blogID: id, notModified: false, syncedAt: fetchedAt)
+                var batch: [ImportedItem] = []
                 for item in Self.oldestFirst(feed.items) {
-                    try Task.checkCancellation()
                     guard let imported = Self.importedItem(item, fetchedAt: fetchedAt) else {
                         report.skipped += 1
                         continue
                     }
-                    switch try await blogs.importItem(imported, into: id) {
-                    case .created: report.created += 1
-                    case .updated: report.updated += 1
-                    case .unchanged: report.unchanged += 1
+                    batch.append(imported)
+                }
+                // A batch per call: one request per 100 items over HTTP, not one per item.
+                for start in stride(from: 0, to: batch.count, by: ImportedItem.maximumBatchSize) {
+                    try Task.checkCancellation()
+                    let chunk = Array(batch[start..<min(start + ImportedItem.maximumBatchSize, batch.count)])
+                    for result in try await blogs.importItems(chunk, into: id) {
+                        switch result.outcome {
+                        case .created: report.created += 1
+                        case .updated: report.updated += 1
+                        case .unchanged: report.unchanged += 1
+                        case nil: report.skipped += 1
+                        }
                     }
                 }
                 _ = try await blogs.recordSync(

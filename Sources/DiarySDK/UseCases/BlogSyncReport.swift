@@ -12,7 +12,8 @@ public struct BlogSyncReport: Sendable, Hashable {
     public var updated: Int
     /// Items already imported unchanged.
     public var unchanged: Int
-    /// Items skipped because nothing identifies them (no id, link, title, date or text).
+    /// Items skipped because nothing identifies them (no id, link, title, date or text), or refused one by one by
+    /// the repository (``ImportItemResult/failure``).
     public var skipped: Int
     /// When the sync fetched the feed.
     public var syncedAt: Date

@@ -33,7 +33,8 @@ public struct FeedDiscoverer: Sendable {
     /// - Parameter input: A blog or feed address as typed (`"alice.tistory.com"`, `"https://example.com/feed.xml"`).
     /// - Returns: The validated feed with the blog's title and home page.
     /// - Throws: `.invalidInput` for `"url"` when the input is not a web address or no candidate is an RSS, Atom or
-    ///   JSON feed; `.unavailable` when the site cannot be reached at all; `.cancelled` when cancelled.
+    ///   JSON feed (the message names the HTTP status when the typed address answered an error, such as
+    ///   `HTTP 404`); `.unavailable` when the site cannot be reached at all; `.cancelled` when cancelled.
     public func discover(_ input: String) async throws -> DiscoveredFeed {
         let typed = try Validation.webURL(fromUserInput: input, field: "url")
         var search = Search(typed: typed)
@@ -45,8 +46,13 @@ public struct FeedDiscoverer: Sendable {
         for candidate in FeedURLRules.commonCandidates(for: search.pageURL ?? typed) {
             if let found = try await attempt(candidate, method: .commonPath, in: &search) { return found }
         }
-        throw DiaryError(
-            .invalidInput, "no RSS, Atom or JSON feed found at \(typed.absoluteString)", field: "url", reason: .invalidReference)
+        let message =
+            if let status = search.typedStatus {
+                "\(typed.absoluteString) answered HTTP \(status), and no RSS, Atom or JSON feed found at the usual feed paths either"
+            } else {
+                "no RSS, Atom or JSON feed found at \(typed.absoluteString)"
+            }
+        throw DiaryError(.invalidInput, message, field: "url", reason: .invalidReference)
     }
 
     /// Fetches and parses one address, requiring it to be a feed.
@@ -69,6 +75,8 @@ public struct FeedDiscoverer: Sendable {
         var pageURL: URL?
         /// Set when the typed address could not be reached at all (no HTTP status): other paths would fail too.
         var unreachable: DiaryError?
+        /// The HTTP error status the typed address answered, if it answered one.
+        var typedStatus: Int?
     }
 
     private func attemptTypedAddress(in search: inout Search) async throws -> DiscoveredFeed? {
@@ -80,6 +88,7 @@ public struct FeedDiscoverer: Sendable {
         } catch let error as DiaryError {
             if error.code == .cancelled { throw error }
             if error.code == .unavailable && error.httpStatus == nil { search.unreachable = error }
+            search.typedStatus = error.httpStatus.flatMap { $0 >= 400 ? $0 : nil }
             return nil
         }
         if !document.isHTML, let feed = try? FeedDocumentReader.feed(from: document, parser: parser) {

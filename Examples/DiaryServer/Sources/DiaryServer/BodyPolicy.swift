@@ -23,6 +23,8 @@ struct BodyPolicy: Sendable, Equatable {
     static let json = BodyPolicy(kind: .json, limit: 64 * 1024)
     /// Entries, posts and imported blog items (20,000 characters of text and more): 1 MiB.
     static let content = BodyPolicy(kind: .json, limit: 1024 * 1024)
+    /// A batch of imported blog items (up to 100): 8 MiB.
+    static let contentBatch = BodyPolicy(kind: .json, limit: 8 * 1024 * 1024)
     /// Uploads: four 10 MiB images plus multipart framing, 48 MiB.
     static let upload = BodyPolicy(kind: .upload, limit: 48 * 1024 * 1024)
 }

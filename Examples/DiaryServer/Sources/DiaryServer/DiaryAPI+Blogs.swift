@@ -33,5 +33,20 @@ extension DiaryAPI {
             let outcome = try await call.engine.importItem(try call.decode(ImportedItem.self), into: try call.id("blogID", Blog.self))
             return try .ok(Wrapped(value: outcome))
         }
+        route(router, .post, "/v1/blogs/:blogID/items/batch", body: .contentBatch) { call in
+            let batch = try call.decode(ImportBatch.self)
+            let results = try await call.engine.importItems(batch.items, into: try call.id("blogID", Blog.self))
+            return try .ok(ImportBatchResults(results: results))
+        }
     }
+}
+
+/// The body of `POST /v1/blogs/{blogID}/items/batch`: up to ``ImportedItem/maximumBatchSize`` items.
+struct ImportBatch: Codable, Sendable {
+    var items: [ImportedItem]
+}
+
+/// Its answer: each item's result, in order.
+struct ImportBatchResults: Codable, Sendable {
+    var results: [ImportItemResult]
 }
