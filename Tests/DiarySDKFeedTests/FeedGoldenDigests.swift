@@ -556,8 +556,8 @@ manifest:wellformed/media-rss/item_media_title1	11a978e8e97748cf
 manifest:wellformed/media-rss/item_media_title3	49aea21db1b592a2
 manifest:wellformed/media-rss/item_media_title_type_plain	a80abef1614602f2
 manifest:wellformed/media-rss/media_player1	c748b12cdb481339
-manifest:wellformed/namespace/atommathml	520e918a5044238f
-manifest:wellformed/namespace/atomsvg	7d9218cd84a2775a
+manifest:wellformed/namespace/atommathml	e70a8a1cdd22c46b
+manifest:wellformed/namespace/atomsvg	224247232a6cbfc0
 manifest:wellformed/namespace/atomsvgdctitle	b54ed7f38efec46a
 manifest:wellformed/namespace/atomsvgdesc	1c6a162091ded96e
 manifest:wellformed/namespace/atomsvgtitle	4a8a1bcf4f4345e5

@@ -66,11 +66,23 @@ extension FeedXMLMapper {
         return feed
     }
 
+    /// `itunes:category` and its nested subcategories, in document order (iterative: no stack use per level).
     private func appendITunesCategories(_ node: FeedXMLNode, into categories: inout [FeedCategory]) {
         if let term = FeedText.collapsed(node.attribute("text")) {
             categories.append(FeedCategory(term: term, scheme: "http://www.itunes.com/"))
         }
-        for child in node.all("category", .itunes) { appendITunesCategories(child, into: &categories) }
+        var levels: [FeedXMLNode.Elements] = [node.elements]
+        while !levels.isEmpty {
+            guard let child = levels[levels.count - 1].next() else {
+                levels.removeLast()
+                continue
+            }
+            guard child.ns == .itunes, child.localName == "category" else { continue }
+            if let term = FeedText.collapsed(child.attribute("text")) {
+                categories.append(FeedCategory(term: term, scheme: "http://www.itunes.com/"))
+            }
+            levels.append(child.elements)
+        }
     }
 
     mutating func mapRSSItem(_ node: FeedXMLNode) -> FeedItem {
