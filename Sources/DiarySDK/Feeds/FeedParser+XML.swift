@@ -8,27 +8,19 @@ extension FeedParser {
 
     /// - Parameters:
     ///   - bytes: The document as UTF-8.
-    ///   - original: The caller's `Data` when `bytes` are exactly its contents: if the repair pass changes nothing,
-    ///     XMLParser reads it instead of a copy.
-    func parseXML(_ bytes: [UInt8], original: Data? = nil, documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
+    func parseXML(_ bytes: [UInt8], documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
         let repaired = try FeedMarkupRepair.repair(bytes)
         diagnostics += repaired.diagnostics
-        func wholeDocument() -> Data {
-            let unchanged = bytes.withUnsafeBufferPointer { a in repaired.bytes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
-            return unchanged ? original ?? repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) }
-                             : repaired.bytes.withUnsafeBufferPointer { Data(buffer: $0) }
-        }
         // With an item limit, the document up to the limit's last item is parsed first: XMLParser cannot be stopped
         // from its callbacks, and when the tree is complete within that prefix, the whole document would give the
         // same tree (every later event is ignored). Otherwise (the cut was early, or an error came first) the whole
         // document is parsed.
         var run: XMLRun?
         if let maxItems = configuration.maxItems, let cut = Self.itemLimitEnd(repaired.bytes, items: maxItems) {
-            let prefix = repaired.bytes.withUnsafeBufferPointer { Data(buffer: UnsafeBufferPointer(rebasing: $0[..<cut])) }
-            let attempt = runXMLParser(prefix, documentURL: documentURL, expectedBytes: cut)
+            let attempt = runXMLParser(repaired.bytes, count: cut, documentURL: documentURL)
             if attempt.builder.stoppedAtMaxItems { run = attempt }
         }
-        let (parser, builder, tree, succeeded) = run ?? runXMLParser(wholeDocument(), documentURL: documentURL, expectedBytes: repaired.bytes.count)
+        let (parser, builder, tree, succeeded) = run ?? runXMLParser(repaired.bytes, count: repaired.bytes.count, documentURL: documentURL)
         if builder.exceededDepth {
             throw FeedParsingError(.tooDeep, "Elements nest deeper than the limit of \(configuration.maxDepth)",
                                    line: builder.errorLine, column: builder.errorColumn)
@@ -59,19 +51,28 @@ extension FeedParser {
         return feed
     }
 
-    /// Runs XMLParser over `input` into a new tree builder.
-    private func runXMLParser(_ input: Data, documentURL: URL?, expectedBytes: Int) -> XMLRun {
-        let parser = XMLParser(data: input)
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = true
-        parser.shouldResolveExternalEntities = false
-        let builder = FeedXMLTreeBuilder(documentURL: documentURL, maxDepth: configuration.maxDepth, maxItems: configuration.maxItems,
-                                         expectedBytes: expectedBytes)
-        parser.delegate = builder
-        let succeeded = parser.parse()
-        let tree = builder.finish()
-        parser.delegate = nil
-        return (parser, builder, tree, succeeded)
+    /// Runs XMLParser over the first `count` bytes of `bytes` into a new tree builder.
+    ///
+    /// XMLParser reads them from a stream, in pieces: handed the whole document as `Data`, libxml2 (2.9, as on Linux)
+    /// stops at 10,000,000 bytes with "Huge input lookup" (`XML_MAX_LOOKUP_LIMIT`; XMLParser does not set
+    /// `XML_PARSE_HUGE`), which made every larger well-formed feed look truncated. Fed in pieces, its input buffer
+    /// holds only the unparsed rest of the current piece, so neither the limit nor a second copy of the document
+    /// applies. The stream reads the caller's bytes in place.
+    private func runXMLParser(_ bytes: [UInt8], count: Int, documentURL: URL?) -> XMLRun {
+        bytes.withUnsafeBufferPointer { all in
+            let input = UnsafeBufferPointer(rebasing: all[..<count])
+            let parser = XMLParser(stream: FeedByteInputStream.make(input))
+            parser.shouldProcessNamespaces = true
+            parser.shouldReportNamespacePrefixes = true
+            parser.shouldResolveExternalEntities = false
+            let builder = FeedXMLTreeBuilder(documentURL: documentURL, maxDepth: configuration.maxDepth, maxItems: configuration.maxItems,
+                                             expectedBytes: count)
+            parser.delegate = builder
+            let succeeded = parser.parse()
+            let tree = builder.finish()
+            parser.delegate = nil
+            return (parser, builder, tree, succeeded)
+        }
     }
 
     /// The index just past the `items`-th end tag named `item` or `entry` (any prefix), or `nil` when the document has

@@ -66,7 +66,7 @@ public struct FeedParser: Sendable {
             feed = try mapper.map(Data(decoded.bytes))
             diagnostics += mapper.diagnostics
         case UInt8(ascii: "<"):
-            feed = try parseXML(decoded.bytes, original: decoded.isInput ? data : nil, documentURL: documentURL, diagnostics: &diagnostics)
+            feed = try parseXML(decoded.bytes, documentURL: documentURL, diagnostics: &diagnostics)
         default:
             throw FeedParsingError(.notAFeed, "The document is neither XML nor JSON (it starts with byte 0x\(String(first, radix: 16)))")
         }
