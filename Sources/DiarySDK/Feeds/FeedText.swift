@@ -360,7 +360,7 @@ enum FeedText {
             out.append(contentsOf: "=\"".utf8)
             var value = value
             if FeedHTMLURLRewriter.urlAttributes.contains(key.lowercased()), let base = node.base,
-               let resolved = FeedHTMLURLRewriter.absolute(value, base) {
+               let resolved = FeedHTMLURLRewriter.absolute(value, base, emptyIsBase: key.lowercased() == "href") {
                 value = resolved.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
             }
             var escaped = ""
@@ -388,8 +388,79 @@ enum FeedText {
         node.hasElementChildren ? innerMarkup(of: node) : html(node.text, node)
     }
 
-    /// An HTML string from `node`, with relative URLs resolved against the node's base.
+    /// An HTML string from `node`, with relative URLs resolved against the node's base and C1 character references
+    /// read as windows-1252 (``mappingC1References(_:)``).
     static func html(_ string: String, _ node: FeedXMLNode) -> String {
-        FeedHTMLURLRewriter.resolve(string, against: node.base)
+        FeedHTMLURLRewriter.resolve(mappingC1References(string), against: node.base)
+    }
+
+    /// `bytes` (UTF-8) with every C1 control character (`C2 80`–`C2 9F`) replaced by the windows-1252 character of
+    /// the same code (U+0092 → U+2019 ’); the five codes windows-1252 leaves undefined are kept.
+    static func mappingC1Characters(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var k = 0
+        while k < bytes.count {
+            let byte = bytes[k]
+            if byte == 0xC2, k + 1 < bytes.count, bytes[k + 1] >= 0x80, bytes[k + 1] <= 0x9F {
+                let scalar = FeedHTMLEntities.windows1252C1[Int(bytes[k + 1] - 0x80)]
+                if scalar != 0xFFFD, let mapped = Unicode.Scalar(scalar) {
+                    out.append(contentsOf: String(Character(mapped)).utf8)
+                    k += 2
+                    continue
+                }
+            }
+            out.append(byte)
+            k += 1
+        }
+        return out
+    }
+
+    /// `html` with its C1 numeric character references (`&#128;`–`&#159;`, `&#x80;`–`&#x9F;`) replaced by the
+    /// windows-1252 characters browsers show for them (`&#146;` → ’); the undefined codes are kept as written.
+    /// The string is rebuilt only when it holds one.
+    static func mappingC1References(_ html: String) -> String {
+        var html = html
+        let edits: [(range: Range<Int>, scalar: UInt32)] = html.withUTF8 { b in
+            guard let base = b.baseAddress else { return [] }
+            var edits: [(range: Range<Int>, scalar: UInt32)] = []
+            var i = 0
+            while i + 5 < b.count, let found = memchr(base + i, 0x26, b.count - i) {
+                let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                i = start + 1
+                guard i < b.count, b[i] == UInt8(ascii: "#") else { continue }
+                var k = i + 1
+                var value: UInt32 = 0
+                var digits = 0
+                let hex = k < b.count && (b[k] | 0x20) == UInt8(ascii: "x")
+                if hex { k += 1 }
+                while k < b.count, digits < 8 {
+                    let c = b[k]
+                    if c >= 0x30 && c <= 0x39 { value = value * (hex ? 16 : 10) + UInt32(c - 0x30) }
+                    else if hex, (c | 0x20) >= 0x61, (c | 0x20) <= 0x66 { value = value * 16 + UInt32((c | 0x20) - 0x61 + 10) }
+                    else { break }
+                    digits += 1
+                    k += 1
+                }
+                guard digits > 0, k < b.count, b[k] == UInt8(ascii: ";"), value >= 0x80, value <= 0x9F else { continue }
+                let scalar = FeedHTMLEntities.windows1252C1[Int(value - 0x80)]
+                if scalar != 0xFFFD { edits.append((start..<(k + 1), scalar)) }
+                i = k + 1
+            }
+            return edits
+        }
+        guard !edits.isEmpty else { return html }
+        return html.withUTF8 { b in
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count)
+            var copied = 0
+            for edit in edits {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<edit.range.lowerBound]))
+                if let scalar = Unicode.Scalar(edit.scalar) { out.append(contentsOf: String(Character(scalar)).utf8) }
+                copied = edit.range.upperBound
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<b.count]))
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 }

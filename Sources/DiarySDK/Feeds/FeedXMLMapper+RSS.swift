@@ -44,6 +44,8 @@ extension FeedXMLMapper {
                 }
             case (.itunes, "category"):
                 appendITunesCategories(child, into: &feed.categories)
+            case (.none, "tags"), (.rss, "tags"), (.itunes, "keywords"):
+                appendKeywords(child, into: &feed.categories)
             case (.atom10, "link"):
                 if let link = atomLink(child) {
                     feed.links.append(link)
@@ -64,6 +66,15 @@ extension FeedXMLMapper {
             }
         }
         return feed
+    }
+
+    /// A comma-separated keyword list (`itunes:keywords`, the non-standard `<tags>`), one category per non-empty term;
+    /// iTunes keywords get the iTunes scheme, as feedparser gives them.
+    func appendKeywords(_ node: FeedXMLNode, into categories: inout [FeedCategory]) {
+        let scheme = node.ns == .itunes ? "http://www.itunes.com/" : nil
+        for term in node.text.split(separator: ",") {
+            if let term = FeedText.collapsed(String(term)) { categories.append(FeedCategory(term: term, scheme: scheme)) }
+        }
     }
 
     /// `itunes:category` and its nested subcategories, in document order (iterative: no stack use per level).
@@ -127,6 +138,17 @@ extension FeedXMLMapper {
                     item.content = FeedText.trimmed(FeedText.innerMarkup(of: child))
                     item.contentType = .xhtml
                 }
+            case (.none, "body"), (.rss, "body"):
+                // Unnamespaced `<body>` (and `xhtml:body` whose prefix is undeclared): HTML, escaped or as markup.
+                if item.content == nil {
+                    item.content = FeedText.trimmed(FeedText.content(of: child))
+                    item.contentType = .html
+                }
+            case (.none, "tags"), (.rss, "tags"), (.itunes, "keywords"):
+                var keywords: [FeedCategory] = []
+                appendKeywords(child, into: &keywords)
+                item.categoryDetails += keywords
+                item.categories += keywords.map(\.term)
             case (.none, "guid"), (.rss, "guid"):
                 guidNode = child
             case (.none, "pubdate"), (.rss, "pubdate"), (.dcterms, "issued"), (.dcterms, "created"), (.atom10, "published"):

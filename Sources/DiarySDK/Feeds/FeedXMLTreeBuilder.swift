@@ -302,10 +302,23 @@ extension FeedXMLTreeBuilder {
             data.withUnsafeBytes { appendBytes($0.bindMemory(to: UInt8.self)) }
         }
 
+        /// Appends character data; C1 control characters (U+0080–U+009F, UTF-8 `C2 80`–`C2 9F`) become the
+        /// windows-1252 characters they almost always stand for (U+0092 → ’), as browsers and feedparser read them.
+        @inline(__always)
+        private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+            if memchr(source, 0xC2, bytes.count) == nil {
+                appendRaw(bytes)
+            } else {
+                let mapped = FeedText.mappingC1Characters(bytes)
+                mapped.withUnsafeBufferPointer { appendRaw($0) }
+            }
+        }
+
         /// `text.append(contentsOf:)` costs a hundred instructions even for a few bytes; most character callbacks
         /// are a few bytes (escaped markup arrives between every reference). Grow geometrically, then copy.
         @inline(__always)
-        private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        private mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
             let count = bytes.count
             guard count > 0, let source = bytes.baseAddress else { return }
             let old = textCount
