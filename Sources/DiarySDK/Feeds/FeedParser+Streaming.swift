@@ -33,7 +33,7 @@ extension FeedParser {
         } catch {
             throw FeedParsingError(.io, "Reading the byte stream failed: \(error.localizedDescription)", underlying: FeedUnderlyingError(error))
         }
-        return try parse(Data(buffer), documentURL: documentURL, httpCharset: httpCharset)
+        return try parseOwned(buffer, documentURL: documentURL, httpCharset: httpCharset)
     }
 
     /// Parses a document delivered as an asynchronous sequence of `Data` chunks.

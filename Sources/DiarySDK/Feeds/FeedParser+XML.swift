@@ -8,8 +8,10 @@ extension FeedParser {
 
     /// - Parameters:
     ///   - bytes: The document as UTF-8.
-    func parseXML(_ bytes: [UInt8], documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
-        let repaired = try FeedMarkupRepair.repair(bytes)
+    ///   The bytes are released once XMLParser has read them, before mapping.
+    func parseXML(_ bytes: consuming [UInt8], documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
+        var repaired = try FeedMarkupRepair.repair(bytes)
+        bytes = []
         diagnostics += repaired.diagnostics
         // With an item limit, the document up to the limit's last item is parsed first: XMLParser cannot be stopped
         // from its callbacks, and when the tree is complete within that prefix, the whole document would give the
@@ -21,6 +23,7 @@ extension FeedParser {
             if attempt.builder.stoppedAtMaxItems { run = attempt }
         }
         let (parser, builder, tree, succeeded) = run ?? runXMLParser(repaired.bytes, count: repaired.bytes.count, documentURL: documentURL)
+        repaired.bytes = []
         if builder.exceededDepth {
             throw FeedParsingError(.tooDeep, "Elements nest deeper than the limit of \(configuration.maxDepth)",
                                    line: builder.errorLine, column: builder.errorColumn)

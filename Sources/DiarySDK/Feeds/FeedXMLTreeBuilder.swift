@@ -20,10 +20,11 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     @exclusivity(unchecked) private var state: State
 
     /// - Parameter expectedBytes: The document's size, to reserve room for about one element per 64 bytes up front
-    ///   (growing the array copies every record and retains its strings again).
+    ///   (growing the array copies every record and retains its strings again, and holds both copies at once; the
+    ///   reserved pages are not touched, so not resident, until records are written).
     init(documentURL: URL?, maxDepth: Int, maxItems: Int?, expectedBytes: Int = 0) {
         state = State(documentURL: documentURL, maxDepth: maxDepth, maxItems: maxItems)
-        state.elements.reserveCapacity(Swift.min(expectedBytes / 64, 1 << 17))
+        state.elements.reserveCapacity(expectedBytes / 64)
         // The character data is at most about the document's size; reserving it avoids copies as the buffer grows.
         state.text.reserveCapacity(expectedBytes)
     }
@@ -322,7 +323,13 @@ extension FeedXMLTreeBuilder {
             let count = bytes.count
             guard count > 0, let source = bytes.baseAddress else { return }
             let old = textCount
-            if text.count < old + count { text += repeatElement(0, count: Swift.max(count, text.count, 4_096)) }
+            if text.count < old + count {
+                // Doubling, but not past the capacity reserved for the document's size while it is enough: the zeros
+                // are written, so every byte of growth is resident.
+                var grown = Swift.max(old + count, text.count * 2, 4_096)
+                if text.capacity >= old + count { grown = Swift.min(grown, text.capacity) }
+                text += repeatElement(0, count: grown - text.count)
+            }
             text.withUnsafeMutableBufferPointer { target in
                 (target.baseAddress! + old).update(from: source, count: count)
             }
