@@ -6,6 +6,9 @@ extension FeedXMLMapper {
         let atom = feedNode.ns
         var feed = Feed(format: format)
         feed.language = feedNode.language
+        var entries = 0
+        for child in feedNode.elements where child.localName == "entry" { entries += 1 }
+        feed.items.reserveCapacity(entries)
         for child in feedNode.elements {
             guard child.ns == atom else {
                 switch (child.ns, child.localName) {

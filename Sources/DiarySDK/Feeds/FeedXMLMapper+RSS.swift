@@ -59,6 +59,11 @@ extension FeedXMLMapper {
         if feed.authors.isEmpty, let itunesAuthor { feed.authors.append(itunesAuthor) }
         if feed.summary == nil { feed.summary = fallbackSummary }
         var seen = Set<Int>()
+        var itemCount = 0
+        for container in itemContainers {
+            for child in container.elements where child.localName == "item" { itemCount += 1 }
+        }
+        feed.items.reserveCapacity(itemCount)
         for container in itemContainers {
             for child in container.elements where child.localName == "item" && Self.isCore(child) {
                 guard seen.insert(child.index).inserted else { continue }

@@ -324,10 +324,10 @@ extension FeedXMLTreeBuilder {
             guard count > 0, let source = bytes.baseAddress else { return }
             let old = textCount
             if text.count < old + count {
-                // Doubling, but not past the capacity reserved for the document's size while it is enough: the zeros
-                // are written, so every byte of growth is resident.
+                // Inside the capacity reserved for the document's size, 1 MiB at a time (no copy; the zeros are written,
+                // so every byte of growth is resident); past it, doubling.
                 var grown = Swift.max(old + count, text.count * 2, 4_096)
-                if text.capacity >= old + count { grown = Swift.min(grown, text.capacity) }
+                if text.capacity >= old + count { grown = Swift.min(Swift.max(old + count, text.count + (1 << 20)), text.capacity) }
                 text += repeatElement(0, count: grown - text.count)
             }
             text.withUnsafeMutableBufferPointer { target in
