@@ -394,25 +394,40 @@ enum FeedText {
         FeedHTMLURLRewriter.resolve(mappingC1References(string), against: node.base)
     }
 
+    /// Whether UTF-8 `bytes` hold a C1 control character (`C2 80`–`C2 9F`). `C2` also leads U+00A0–U+00BF (a
+    /// no-break space, `©`…), common in HTML, so each `C2` found is checked.
+    @inline(__always)
+    static func containsC1(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var k = 0
+        while k < bytes.count, let hit = memchr(base + k, 0xC2, bytes.count - k) {
+            k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+            if k < bytes.count, bytes[k] <= 0x9F, bytes[k] >= 0x80 { return true }
+        }
+        return false
+    }
+
     /// `bytes` (UTF-8) with every C1 control character (`C2 80`–`C2 9F`) replaced by the windows-1252 character of
     /// the same code (U+0092 → U+2019 ’); the five codes windows-1252 leaves undefined are kept.
     static func mappingC1Characters(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + 16)
+        var copied = 0
         var k = 0
-        while k < bytes.count {
-            let byte = bytes[k]
-            if byte == 0xC2, k + 1 < bytes.count, bytes[k + 1] >= 0x80, bytes[k + 1] <= 0x9F {
-                let scalar = FeedHTMLEntities.windows1252C1[Int(bytes[k + 1] - 0x80)]
-                if scalar != 0xFFFD, let mapped = Unicode.Scalar(scalar) {
-                    out.append(contentsOf: String(Character(mapped)).utf8)
-                    k += 2
-                    continue
-                }
+        while k + 1 < bytes.count {
+            guard bytes[k] == 0xC2, bytes[k + 1] >= 0x80, bytes[k + 1] <= 0x9F else {
+                k += 1
+                continue
             }
-            out.append(byte)
-            k += 1
+            let scalar = FeedHTMLEntities.windows1252C1[Int(bytes[k + 1] - 0x80)]
+            if scalar != 0xFFFD, let mapped = Unicode.Scalar(scalar) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<k]))
+                out.append(contentsOf: String(Character(mapped)).utf8)
+                copied = k + 2
+            }
+            k += 2
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
         return out
     }
 

@@ -307,8 +307,8 @@ extension FeedXMLTreeBuilder {
         /// windows-1252 characters they almost always stand for (U+0092 → ’), as browsers and feedparser read them.
         @inline(__always)
         private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
-            guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-            if memchr(source, 0xC2, bytes.count) == nil {
+            guard bytes.count > 0 else { return }
+            if !FeedText.containsC1(bytes) {
                 appendRaw(bytes)
             } else {
                 let mapped = FeedText.mappingC1Characters(bytes)
