@@ -1,7 +1,14 @@
 // Feed parser throughput: DiarySDK's FeedParser against a bare XMLParser whose delegate only accumulates each
-// element's text, on the same documents, side by side in one run.
+// element's text, configured as FeedParser must configure it (namespaces processed, prefixes reported, external
+// entities off), on the same documents, side by side in one run.
 //
 //     swift run -c release --package-path Benchmarks --scratch-path Benchmarks/.build-feedbench FeedBenchmarks
+//
+// Other modes (for valgrind and for memory):
+//     --profile <style> <runs> [--bare | --bare-prefixes]   one side only, on a generated style or `real`
+//     --write <style> <file>                                write a generated document (`podcast:<MB>` for a large one)
+//     --profile-file <file> <runs> [--bare-prefixes]         one side only, on a file read into memory first
+//     --memory <file>                                       peak resident memory of one parse(contentsOf:)
 //
 // Real feeds come from $DIARYSDK_FEEDS_DIR/real, else <repo>/../shared/feeds/real.
 import DiarySDK
@@ -50,6 +57,7 @@ func bareParse(_ data: Data, reportPrefixes: Bool = false) -> Int {
     return delegate.elements + delegate.characters
 }
 
+/// The 16 MiB default is for untrusted input; the memory mode parses documents up to 64 MB.
 func feedParse(_ data: Data, _ parser: FeedParser) -> Int {
     (try? parser.parse(data).feed.items.count) ?? -1
 }
@@ -87,6 +95,55 @@ func generated(_ style: String) -> Data {
         out += "</channel></rss>\n"
     }
     return Data(out.utf8)
+}
+
+/// A podcast feed of about `megabytes` MB: channel metadata, then items with iTunes fields, an enclosure and an
+/// HTML show-notes description in CDATA (the shape of large real podcast feeds), written in pieces.
+func writePodcast(megabytes: Int, to url: URL) throws {
+    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
+    let handle = try FileHandle(forWritingTo: url)
+    defer { try? handle.close() }
+    var written = 0
+    func write(_ s: String) throws {
+        let data = Data(s.utf8)
+        try handle.write(contentsOf: data)
+        written += data.count
+    }
+    try write("""
+    <?xml version="1.0" encoding="UTF-8"?>
+    <rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:atom="http://www.w3.org/2005/Atom">
+    <channel><title>Large Podcast</title><link>https://podcast.example/</link><atom:link rel="self" href="https://podcast.example/feed.xml"/>
+    <description>A long-running show.</description><itunes:author>Host</itunes:author><itunes:image href="https://podcast.example/art.jpg"/>
+    <itunes:category text="Technology"><itunes:category text="Software How-To"/></itunes:category>
+
+    """)
+    let notes = (0..<12).map { "<p>Segment \($0): we talk about <a href=\"https://example.com/\($0)?a=1&b=2\">links</a> &amp; <em>things</em>.</p>" }.joined()
+    var i = 0
+    while written < megabytes * 1_000_000 {
+        var chunk = ""
+        for _ in 0..<100 {
+            chunk += "<item><title>Episode \(i): a title of some length</title><link>https://podcast.example/episodes/\(i)</link>"
+            chunk += "<guid isPermaLink=\"false\">podcast-episode-\(i)</guid><pubDate>Tue, 0\(1 + i % 9) Mar 2026 1\(i % 10):00:00 +0000</pubDate>"
+            chunk += "<itunes:duration>1:0\(i % 10):1\(i % 10)</itunes:duration><itunes:episode>\(i)</itunes:episode><itunes:explicit>no</itunes:explicit>"
+            chunk += "<enclosure url=\"https://cdn.podcast.example/audio/\(i).mp3\" length=\"\(50_000_000 + i)\" type=\"audio/mpeg\"/>"
+            chunk += "<itunes:summary>Summary of episode \(i).</itunes:summary><description><![CDATA[\(notes)]]></description></item>\n"
+            i += 1
+        }
+        try write(chunk)
+    }
+    try write("</channel></rss>\n")
+}
+
+/// Peak resident memory so far, in bytes (`ru_maxrss`: kilobytes on Linux, bytes on Apple platforms).
+func peakResidentBytes() -> Int {
+    var usage = rusage()
+    #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+    return Int(usage.ru_maxrss)
+    #else
+    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+    return Int(usage.ru_maxrss) * 1_024
+    #endif
 }
 
 func realFeedsDirectory() -> URL? {
@@ -145,18 +202,52 @@ func run(_ name: String, _ documents: [Data]) -> Row {
     let parser = FeedParser()
     let bytes = documents.reduce(0) { $0 + $1.count }
     let items = documents.reduce(0) { $0 + max(0, feedParse($1, parser)) }
-    // Interleave the two sides so machine noise hits both alike.
+    // Interleave the two sides so machine noise hits both alike. The bare side reports prefixes, as FeedParser must.
     var feedTimes: [Double] = []
     var bareTimes: [Double] = []
     for _ in 0..<3 {
         feedTimes.append(measure { documents.reduce(0) { $0 &+ feedParse($1, parser) } })
-        bareTimes.append(measure { documents.reduce(0) { $0 &+ bareParse($1) } })
+        bareTimes.append(measure { documents.reduce(0) { $0 &+ bareParse($1, reportPrefixes: true) } })
     }
     return Row(name: name, bytes: bytes, items: items, feedParser: feedTimes.sorted()[1], bare: bareTimes.sorted()[1])
 }
 
 func mbps(_ bytes: Int, _ seconds: Double) -> String {
     String(format: "%.1f", Double(bytes) / 1_048_576 / seconds)
+}
+
+let arguments = CommandLine.arguments
+if let index = arguments.firstIndex(of: "--write"), arguments.count > index + 2 {
+    let style = arguments[index + 1]
+    let url = URL(fileURLWithPath: arguments[index + 2])
+    if style.hasPrefix("podcast:"), let megabytes = Int(style.dropFirst(8)) {
+        try writePodcast(megabytes: megabytes, to: url)
+    } else {
+        try generated(style).write(to: url)
+    }
+    exit(0)
+}
+if let index = arguments.firstIndex(of: "--profile-file"), arguments.count > index + 2 {
+    let data = try Data(contentsOf: URL(fileURLWithPath: arguments[index + 1]))
+    let runs = Int(arguments[index + 2]) ?? 1
+    let bare = arguments.contains("--bare-prefixes")
+    var sink = 0
+    for _ in 0..<runs { sink &+= bare ? bareParse(data, reportPrefixes: true) : feedParse(data, FeedParser()) }
+    print("parsed \(runs) times: \(sink)")
+    exit(0)
+}
+if let index = arguments.firstIndex(of: "--memory"), arguments.count > index + 1 {
+    let url = URL(fileURLWithPath: arguments[index + 1])
+    let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+    let before = peakResidentBytes()
+    let start = DispatchTime.now().uptimeNanoseconds
+    let result = try FeedParser(configuration: .init(maxBytes: 64_000_000)).parse(contentsOf: url)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let peak = peakResidentBytes() - before
+    print(String(format: "document %.1f MB, %d items, %d diagnostics, %.2f s; peak resident memory +%.1f MB (%.2f× the document)",
+                 Double(size) / 1e6, result.feed.items.count, result.diagnostics.count, seconds, Double(peak) / 1e6,
+                 Double(peak) / Double(max(size, 1))))
+    exit(0)
 }
 
 // `--profile <style> <runs> [--bare | --bare-prefixes]`: only FeedParser (or the bare delegate, optionally with namespace
@@ -193,7 +284,7 @@ if all.isEmpty {
     rows.append(run("real feeds (\(all.count) XML files)", all))
 }
 
-print("| Document | Size | Items | FeedParser MB/s | bare XMLParser MB/s | ratio |")
+print("| Document | Size | Items | FeedParser MB/s | bare XMLParser + prefixes MB/s | ratio |")
 print("| --- | ---: | ---: | ---: | ---: | ---: |")
 for row in rows {
     let ratio = String(format: "%.2f×", row.bare / row.feedParser)

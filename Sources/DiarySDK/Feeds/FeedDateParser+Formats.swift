@@ -42,21 +42,33 @@ extension FeedDateParser {
         let run = digits(b, &i, max: 8)
         if i < n, isDigit(b[i]) { return nil }
         switch run.count {
+        case 4 where i < n && (b[i] == UInt8(ascii: "W") || (b[i] == UInt8(ascii: "-") && i + 1 < n && b[i + 1] == UInt8(ascii: "W"))):
+            // ISO week date: YYYY-Www[-D] or YYYYWww[D]
+            i += b[i] == UInt8(ascii: "-") ? 2 : 1
+            let week = digits(b, &i, max: 2)
+            guard week.count == 2 else { return nil }
+            var weekday = 1
+            if i < n, b[i] == UInt8(ascii: "-") || isDigit(b[i]) {
+                if b[i] == UInt8(ascii: "-") { i += 1 }
+                let d = digits(b, &i, max: 1)
+                guard d.count == 1 else { return nil }
+                weekday = d.value
+            }
+            guard setWeekDate(year: run.value, week: week.value, weekday: weekday, into: &f) else { return nil }
         case 4:
             f.year = run.value
             if i < n, b[i] == UInt8(ascii: "-") {
                 i += 1
                 let m = digits(b, &i, max: 3)
-                if m.count == 3 {
-                    guard m.value >= 1, m.value <= (isLeap(f.year) ? 366 : 365) else { return nil }
-                    var remaining = m.value
-                    var month = 1
-                    while remaining > daysInMonth(month, year: f.year) {
-                        remaining -= daysInMonth(month, year: f.year)
-                        month += 1
-                    }
-                    f.month = month
-                    f.day = remaining
+                if m.count == 3, i < n, b[i] == UInt8(ascii: "-"), b[i - 3] == UInt8(ascii: "0") {
+                    // YYYY-0MM-DD: a month written with three digits (feedparser's `YYYY-0MM?-?DD`)
+                    i += 1
+                    let d = digits(b, &i, max: 2)
+                    guard d.count >= 1 else { return nil }
+                    f.month = m.value
+                    f.day = d.value
+                } else if m.count == 3 {
+                    guard setOrdinal(year: f.year, day: m.value, into: &f) else { return nil }
                 } else {
                     guard m.count >= 1 else { return nil }
                     f.month = m.value
@@ -90,6 +102,27 @@ extension FeedDateParser {
             f.year = expandYear(run.value / 10_000, digits: 2)
             f.month = run.value / 100 % 100
             f.day = run.value % 100
+        case 7:
+            // YYYYDDD (ordinal)
+            guard setOrdinal(year: run.value / 1_000, day: run.value % 1_000, into: &f) else { return nil }
+        case 5:
+            // YYDDD (ordinal, two-digit year)
+            guard setOrdinal(year: expandYear(run.value / 1_000, digits: 2), day: run.value % 1_000, into: &f) else { return nil }
+        case 2 where i < n && b[i] == UInt8(ascii: "-"):
+            // YY-MM-DD or YY-DDD (two-digit year)
+            f.year = expandYear(run.value, digits: 2)
+            i += 1
+            let m = digits(b, &i, max: 3)
+            if m.count == 3 {
+                guard setOrdinal(year: f.year, day: m.value, into: &f) else { return nil }
+            } else {
+                guard m.count == 2, i < n, b[i] == UInt8(ascii: "-") else { return nil }
+                i += 1
+                let d = digits(b, &i, max: 2)
+                guard d.count == 2 else { return nil }
+                f.month = m.value
+                f.day = d.value
+            }
         default:
             return nil
         }
@@ -140,6 +173,51 @@ extension FeedDateParser {
         guard i == n else { return nil }
         if korean, !haveZone { f.offsetSeconds = kstOffset }
         return makeDate(f)
+    }
+
+    /// Sets month and day from an ordinal day of `year` (1–365, or 366 in a leap year).
+    static func setOrdinal(year: Int, day: Int, into f: inout Fields) -> Bool {
+        guard day >= 1, day <= (isLeap(year) ? 366 : 365) else { return false }
+        var remaining = day
+        var month = 1
+        while remaining > daysInMonth(month, year: year) {
+            remaining -= daysInMonth(month, year: year)
+            month += 1
+        }
+        f.year = year
+        f.month = month
+        f.day = remaining
+        return true
+    }
+
+    /// Sets the civil date of an ISO 8601 week date: week 1 is the week with the year's first Thursday (the one that
+    /// holds 4 January); `weekday` 1 is Monday … 7 Sunday.
+    static func setWeekDate(year: Int, week: Int, weekday: Int, into f: inout Fields) -> Bool {
+        guard year >= 1, week >= 1, week <= 53, weekday >= 1, weekday <= 7 else { return false }
+        let january4 = daysFromCivil(year: year, month: 1, day: 4)
+        // 1970-01-01 was a Thursday (ISO weekday 4).
+        let january4Weekday = ((january4 % 7) + 7 + 3) % 7 + 1
+        let days = january4 - (january4Weekday - 1) + (week - 1) * 7 + (weekday - 1)
+        let civil = civilFromDays(days)
+        // Week 53 exists only in years whose week-numbering year reaches it.
+        if week == 53, civilFromDays(days - (weekday - 1) + 3).year != year { return false }
+        f.year = civil.year
+        f.month = civil.month
+        f.day = civil.day
+        return true
+    }
+
+    /// The proleptic Gregorian civil date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// RFC 822 and its relatives: tokens in any reasonable order (weekday, day, month name, year, clock, zone).

@@ -52,6 +52,50 @@ extension FeedDateParser {
         return weekdayNames.contains { isLowercasedPrefix(word, of: $0) }
     }
 
+    /// Greek month and weekday abbreviations as feedparser reads them (`Κυρ, 11 Ιούλ 2004 12:00:00 EST`), with the
+    /// accented and unaccented spellings found in feeds, mapped to the English abbreviations.
+    static let greekNames: [(String, String)] = [
+        ("Ιαν", "Jan"), ("Φεβ", "Feb"), ("Μάώ", "Mar"), ("Μαώ", "Mar"), ("Μάρ", "Mar"), ("Μαρ", "Mar"), ("Απρ", "Apr"),
+        ("Μάι", "May"), ("Μαϊ", "May"), ("Μαι", "May"), ("Ιούν", "Jun"), ("Ιουν", "Jun"), ("Ιον", "Jun"),
+        ("Ιούλ", "Jul"), ("Ιουλ", "Jul"), ("Ιολ", "Jul"), ("Αύγ", "Aug"), ("Αυγ", "Aug"), ("Σεπ", "Sep"),
+        ("Οκτ", "Oct"), ("Νοέ", "Nov"), ("Νοε", "Nov"), ("Δεκ", "Dec"),
+        ("Κυρ", "Sun"), ("Δευ", "Mon"), ("Τρι", "Tue"), ("Τετ", "Wed"), ("Πεμ", "Thu"), ("Πέμ", "Thu"), ("Παρ", "Fri"),
+        ("Σαβ", "Sat"), ("Σάβ", "Sat"),
+    ]
+
+    /// Hungarian month names as feedparser reads them (`2004-július-13T9:15-05:00`), with feedparser's own
+    /// spellings (`februári`, `máujus`) beside the standard ones, mapped to month numbers.
+    static let hungarianMonths: [(String, String)] = [
+        ("január", "01"), ("februári", "02"), ("február", "02"), ("március", "03"), ("április", "04"),
+        ("máujus", "05"), ("május", "05"), ("június", "06"), ("július", "07"), ("augusztus", "08"),
+        ("szeptember", "09"), ("október", "10"), ("november", "11"), ("december", "12"),
+    ]
+
+    /// `string` with its Greek or Hungarian names replaced (`nil` when it holds none). Hungarian names are matched
+    /// only between hyphens (`YYYY-name-DD`), the one form that uses them, so an ASCII name such as `november` in an
+    /// English date is left alone.
+    static func translatingNames(_ string: String) -> String? {
+        var result = string
+        var changed = false
+        for (name, english) in greekNames where result.contains(name) {
+            result = result.replacingOccurrences(of: name, with: english)
+            changed = true
+        }
+        let lowered = result.lowercased()
+        for (name, number) in hungarianMonths {
+            if let range = lowered.range(of: "-" + name + "-") {
+                let offset = lowered.distance(from: lowered.startIndex, to: range.lowerBound)
+                let length = lowered.distance(from: range.lowerBound, to: range.upperBound)
+                let start = result.index(result.startIndex, offsetBy: offset)
+                let end = result.index(start, offsetBy: length)
+                result.replaceSubrange(start..<end, with: "-" + number + "-")
+                changed = true
+                break
+            }
+        }
+        return changed ? result : nil
+    }
+
     static let meridians: [[UInt8]] = [Array("am".utf8), Array("pm".utf8)]
 
     static func meridianValue(_ word: UnsafeBufferPointer<UInt8>) -> Int? {

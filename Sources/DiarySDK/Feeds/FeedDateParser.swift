@@ -5,8 +5,11 @@ import Foundation
 /// Accepted families: RFC 822 / RFC 1123 and their real-world variants (missing weekday or seconds,
 /// single-digit days, two-digit years, full month names, named and military zones, `+hhmm` / `+hh:mm`),
 /// RFC 3339 / W3C-DTF / ISO 8601 (fractional seconds, `Z`, missing seconds or zone, date only, `YYYYMMDD`,
-/// `YYMMDD`, `-YYMM`, `-YY-MM`, ordinal `YYYY-DDD`), asctime, Perforce (`YYYY/MM/DD`) and the Korean
-/// Nate / OnBlog forms (`2004-05-25 오후 11:23:17`, `2004년 05월 28일 01:31:15`, both in KST).
+/// `YYMMDD`, `YY-MM-DD`, `-YYMM`, `-YY-MM`, ordinal `YYYY-DDD` / `YYYYDDD` / `YYDDD` / `YY-DDD`, week dates
+/// `YYYY-Www-D` / `YYYYWwwD`, the three-digit month `YYYY-0MM-DD`), asctime, Perforce (`YYYY/MM/DD`), the Korean
+/// Nate / OnBlog forms (`2004-05-25 오후 11:23:17`, `2004년 05월 28일 01:31:15`, both in KST), and Greek and Hungarian
+/// month and day names (`Κυρ, 11 Ιούλ 2004 12:00:00 EST`, `2004-július-13T9:15-05:00`).
+/// Fractional seconds are kept to the nanosecond (later digits are dropped); the `Date` holds the nearest `Double`.
 /// Strings without a zone are taken as UTC (Korean forms: KST). The instant is computed arithmetically
 /// (days from civil date), without `Calendar` or `DateFormatter`.
 public enum FeedDateParser: Sendable {
@@ -16,6 +19,14 @@ public enum FeedDateParser: Sendable {
     /// - Returns: The instant, or `nil` when the string is not a date this parser understands
     ///   or names an impossible date or time.
     public static func date(from string: String) -> Date? {
+        if let date = parse(string) { return date }
+        // Greek and Hungarian month and day names (feedparser's other languages), read as their English or numeric
+        // equivalents; tried only for strings the parser did not take as they are.
+        guard let translated = translatingNames(string) else { return nil }
+        return parse(translated)
+    }
+
+    private static func parse(_ string: String) -> Date? {
         var copy = string
         return copy.withUTF8 { buffer -> Date? in
             var start = 0
@@ -153,15 +164,19 @@ public enum FeedDateParser: Sendable {
             guard s.count == 2 else { return false }
             f.second = s.value
             if index + 1 < b.count, b[index] == UInt8(ascii: ".") || b[index] == UInt8(ascii: ","), isDigit(b[index + 1]) {
+                // Nanoseconds: the first nine digits count, later ones are dropped (truncated).
                 index += 1
-                var scale = 0.1
-                var fraction = 0.0
+                var nanoseconds = 0
+                var count = 0
                 while index < b.count, isDigit(b[index]) {
-                    fraction += Double(b[index] - 0x30) * scale
-                    scale /= 10
+                    if count < 9 {
+                        nanoseconds = nanoseconds * 10 + Int(b[index] - 0x30)
+                        count += 1
+                    }
                     index += 1
                 }
-                f.fraction = fraction
+                for _ in count..<9 { nanoseconds *= 10 }
+                f.fraction = Double(nanoseconds) / 1e9
             }
         }
         return true

@@ -19,14 +19,24 @@ extension FeedEncoding {
         return nil
     }
 
-    /// Transcodes `data` to UTF-8 bytes (without BOM or leading whitespace) and rewrites the XML declaration.
-    static func decode(_ data: Data, httpCharset: String?) throws -> Decoded {
-        let bytes = data.withUnsafeBytes { raw in
+    /// The bytes of `data` as an array (one `memcpy`).
+    static func bytes(of data: Data) -> [UInt8] {
+        data.withUnsafeBytes { raw in
             [UInt8](unsafeUninitializedCapacity: raw.count) { buffer, count in
                 if let source = raw.baseAddress, let target = buffer.baseAddress { target.initialize(from: source.assumingMemoryBound(to: UInt8.self), count: raw.count) }
                 count = raw.count
             }
         }
+    }
+
+    /// Transcodes `data` to UTF-8 bytes (without BOM or leading whitespace) and rewrites the XML declaration.
+    static func decode(_ data: Data, httpCharset: String?) throws -> Decoded {
+        try decode(bytes(of: data), httpCharset: httpCharset)
+    }
+
+    /// Transcodes `bytes` to UTF-8 (without BOM or leading whitespace) and rewrites the XML declaration. Plain UTF-8
+    /// comes back as the same array, uncopied.
+    static func decode(_ bytes: [UInt8], httpCharset: String?) throws -> Decoded {
         var diagnostics: [FeedDiagnostic] = []
         var chosen: (name: String, encoding: String.Encoding)?
         var explicit = false
@@ -60,8 +70,7 @@ extension FeedEncoding {
         // Plain UTF-8 (the common case) is validated in place and used as it is: no transcoding, no copies.
         if target.encoding == .utf8, bytes.withUnsafeBufferPointer({ isValidUTF8(UnsafeBufferPointer(rebasing: $0[start...])) }) {
             let normalized = normalizedStart(bytes, from: start, diagnostics: &diagnostics)
-            let isInput = start == 0 && normalized.withUnsafeBufferPointer { a in bytes.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
-            return Decoded(bytes: normalized, encoding: target.name, diagnostics: diagnostics, isInput: isInput)
+            return Decoded(bytes: normalized, encoding: target.name, diagnostics: diagnostics)
         }
         let payload = Data(bytes[start...])
         var utf8: [UInt8]

@@ -11,9 +11,6 @@ enum FeedEncoding {
         var bytes: [UInt8]
         var encoding: String
         var diagnostics: [FeedDiagnostic]
-        /// Whether `bytes` are exactly the input (plain UTF-8 without BOM, leading whitespace or a declaration to
-        /// rewrite), so that the caller may hand its original `Data` on instead of a copy.
-        var isInput = false
     }
 
     /// IANA / WHATWG label → (canonical name, String.Encoding raw value).

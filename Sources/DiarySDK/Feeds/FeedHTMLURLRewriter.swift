@@ -70,7 +70,8 @@ enum FeedHTMLURLRewriter {
                         while i < n, !isSpace(b[i]), b[i] != UInt8(ascii: ">") { i += 1 }
                     }
                     if isURLAttribute(b, keyRange),
-                       let resolved = absolute(String(decoding: UnsafeBufferPointer(rebasing: b[valueStart..<i]), as: UTF8.self), base) {
+                       let resolved = absolute(String(decoding: UnsafeBufferPointer(rebasing: b[valueStart..<i]), as: UTF8.self), base,
+                                               emptyIsBase: quote != 0 && isHref(b, keyRange)) {
                         edits.append((valueStart..<i, resolved))
                     }
                     if quote != 0, i < n { i += 1 }
@@ -95,18 +96,33 @@ enum FeedHTMLURLRewriter {
     }
 
     /// The absolute form of a relative reference, or `nil` when it is already absolute or unusable.
-    static func absolute(_ value: String, _ base: URL) -> String? {
+    /// - Parameter emptyIsBase: Whether an empty value is the empty relative reference, which RFC 3986 resolves to the
+    ///   base (for `href`; an empty `src` is no reference in HTML and stays empty).
+    static func absolute(_ value: String, _ base: URL, emptyIsBase: Bool = false) -> String? {
         let trimmed = FeedText.trim(value)
+        if trimmed.isEmpty, emptyIsBase { return escaped(base.absoluteString) }
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         if hasScheme(trimmed) { return nil }
         // Foundation's replacingOccurrences bridges through NSString on Linux: call it only when there is an `&` or `"`.
         let unescaped = FeedText.offset(of: UInt8(ascii: "&"), in: trimmed) == nil ? trimmed : trimmed.replacingOccurrences(of: "&amp;", with: "&")
         guard let url = URL(string: unescaped, relativeTo: base) else { return nil }
-        let absolute = url.absoluteString
+        return escaped(url.absoluteString)
+    }
+
+    /// `&` and `"` escaped for an attribute value.
+    static func escaped(_ absolute: String) -> String {
         if FeedText.offset(of: UInt8(ascii: "&"), in: absolute) == nil, FeedText.offset(of: UInt8(ascii: "\""), in: absolute) == nil {
             return absolute
         }
         return absolute.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// Whether the attribute name `b[range]` is `href` in any case.
+    static func isHref(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard range.count == 4 else { return false }
+        let name: StaticString = "href"
+        for k in 0..<4 where (b[range.lowerBound + k] | 0x20) != name.utf8Start[k] { return false }
+        return true
     }
 
     /// Whether the text before the first `:` consists of letters, digits, `+`, `-` and `.` (Unicode letters and digits

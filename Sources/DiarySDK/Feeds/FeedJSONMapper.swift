@@ -82,7 +82,7 @@ struct FeedJSONMapper {
         do {
             root = try JSONDecoder().decode(Object.self, from: data)
         } catch {
-            throw FeedParsingError(.malformedXML, "The JSON is not well-formed: \(error.localizedDescription)",
+            throw FeedParsingError(.malformedJSON, "The JSON is not well-formed: \(error.localizedDescription)",
                                    underlying: FeedUnderlyingError(error))
         }
         let version = root.string("version") ?? ""

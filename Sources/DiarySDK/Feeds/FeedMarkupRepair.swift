@@ -241,25 +241,39 @@ struct FeedMarkupRepair {
         bytes.withUnsafeBufferPointer { b in
             let n = b.count
             guard let base = b.baseAddress else { return }
-            var cdataEnd = -1
-            var i = 0
-            while i < n {
-                guard let hit = memchr(base + i, Int32(UInt8(ascii: "<")), n - i) else { break }
-                i = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if i >= cdataEnd, starts(b, i, "<![CDATA[") {
-                    cdataEnd = find(b, i + 9, "]]>") ?? n
-                    i += 9
+            // CDATA sections are located only when a candidate needs to know whether it is inside one: `?` is rare
+            // in feeds (query strings, the declaration), `<` is in every tag of the HTML inside CDATA.
+            var sectionsFrom = 0
+            var nextOpen = -2 // start of the next "<![CDATA[" at or after `sectionsFrom`; -1: none; -2: not looked for
+            var nextClose = -1 // its "]]>" (or the end)
+            /// The end ("]]>") of the CDATA section holding position `i`, else -1.
+            func cdataEnd(at i: Int) -> Int {
+                while true {
+                    if nextOpen == -2 {
+                        nextOpen = find(b, sectionsFrom, "<![CDATA[") ?? -1
+                        if nextOpen >= 0 { nextClose = find(b, nextOpen + 9, "]]>") ?? n }
+                    }
+                    if nextOpen < 0 || i < nextOpen + 9 { return -1 }
+                    if i < nextClose { return nextClose }
+                    sectionsFrom = Swift.min(nextClose + 3, n)
+                    nextOpen = -2
+                }
+            }
+            var q = 0
+            while q < n {
+                guard let hit = memchr(base + q, Int32(UInt8(ascii: "?")), n - q) else { break }
+                q = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                guard q > 0, b[q - 1] == UInt8(ascii: "<"), q - 1 >= copiedUpTo else {
+                    q += 1
                     continue
                 }
-                guard i + 1 < n, b[i + 1] == UInt8(ascii: "?") else {
-                    i += 1
-                    continue
-                }
+                let i = q - 1
+                let cdataEnd = cdataEnd(at: i)
                 // The target as libxml2 reads it is a name, which never holds a blank, `?`, `<` or `>`.
                 var j = i + 2
                 while j < n, isTargetByte(b[j]) { j += 1 }
                 guard j + 1 < n, b[j] == UInt8(ascii: "?"), b[j + 1] == UInt8(ascii: ">") else {
-                    i = j
+                    q = j
                     continue
                 }
                 if changed == nil {
@@ -278,7 +292,7 @@ struct FeedMarkupRepair {
                     changed!.append(0x20)
                     copiedUpTo = j
                 }
-                i = j + 2
+                q = j + 2
             }
             if changed != nil { changed!.append(contentsOf: UnsafeBufferPointer(rebasing: b[copiedUpTo...])) }
         }

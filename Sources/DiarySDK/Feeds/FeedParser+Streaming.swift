@@ -6,8 +6,9 @@ extension FeedParser {
     /// Memory: the bytes are accumulated chunk-wise into one buffer, which never grows beyond
     /// ``Configuration/maxBytes`` (the sequence is abandoned with `.tooLarge` as soon as the limit is passed).
     /// The whole document is needed before parsing starts because the encoding, the entity repair pass and the
-    /// recovery of truncated documents work on the complete text; peak memory is therefore about four times the
-    /// document size (raw bytes, UTF-8 bytes, XMLParser's copy, the tree's text buffer), bounded by the limit.
+    /// recovery of truncated documents work on the complete text. The buffer itself is what the parser works on and
+    /// is released before the feed is built; peak memory was about 3.2 times the document for a 50 MB podcast feed
+    /// (docs/FEEDS.md, "Memory"), bounded by the limit.
     /// - Parameters:
     ///   - bytes: The byte sequence.
     ///   - documentURL: The URL the document comes from, for resolving relative links.
@@ -33,7 +34,7 @@ extension FeedParser {
         } catch {
             throw FeedParsingError(.io, "Reading the byte stream failed: \(error.localizedDescription)", underlying: FeedUnderlyingError(error))
         }
-        return try parse(Data(buffer), documentURL: documentURL, httpCharset: httpCharset)
+        return try parseOwned(buffer, documentURL: documentURL, httpCharset: httpCharset)
     }
 
     /// Parses a document delivered as an asynchronous sequence of `Data` chunks.

@@ -54,19 +54,31 @@ public struct FeedParser: Sendable {
         guard data.count <= configuration.maxBytes else {
             throw FeedParsingError(.tooLarge, "The document has \(data.count) bytes; the limit is \(configuration.maxBytes)")
         }
-        let decoded = try FeedEncoding.decode(data, httpCharset: httpCharset)
+        return try parseOwned(FeedEncoding.bytes(of: data), documentURL: documentURL, httpCharset: httpCharset)
+    }
+
+    /// Parses a document the parser may own: plain UTF-8 is used as it is, and the bytes are released once XMLParser
+    /// has read them, before the feed is built (so the document, its tree and the feed are never all alive at once).
+    func parseOwned(_ input: consuming [UInt8], documentURL: URL?, httpCharset: String?) throws -> FeedParseResult {
+        guard input.count <= configuration.maxBytes else {
+            throw FeedParsingError(.tooLarge, "The document has \(input.count) bytes; the limit is \(configuration.maxBytes)")
+        }
+        var decoded = try FeedEncoding.decode(input, httpCharset: httpCharset)
+        input = []
         var diagnostics = decoded.diagnostics
         guard let first = decoded.bytes.first else {
             throw FeedParsingError(.notAFeed, "The document is empty")
         }
+        var bytes: [UInt8] = []
+        swap(&bytes, &decoded.bytes)
         var feed: Feed
         switch first {
         case UInt8(ascii: "{"):
             var mapper = FeedJSONMapper(documentURL: documentURL)
-            feed = try mapper.map(Data(decoded.bytes))
+            feed = try mapper.map(Data(bytes))
             diagnostics += mapper.diagnostics
         case UInt8(ascii: "<"):
-            feed = try parseXML(decoded.bytes, original: decoded.isInput ? data : nil, documentURL: documentURL, diagnostics: &diagnostics)
+            feed = try parseXML(consume bytes, documentURL: documentURL, diagnostics: &diagnostics)
         default:
             throw FeedParsingError(.notAFeed, "The document is neither XML nor JSON (it starts with byte 0x\(String(first, radix: 16)))")
         }
@@ -84,18 +96,32 @@ public struct FeedParser: Sendable {
     /// - Throws: ``FeedParsingError`` with `.io` when the file cannot be read, `.tooLarge` when it exceeds the limit,
     ///   or any error of ``parse(_:documentURL:httpCharset:)``.
     public func parse(contentsOf fileURL: URL, documentURL: URL? = nil) throws -> FeedParseResult {
-        let data: Data
+        let data: [UInt8]
         do {
             let size = try FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber
             if let size, size.intValue > configuration.maxBytes {
                 throw FeedParsingError(.tooLarge, "The file has \(size.intValue) bytes; the limit is \(configuration.maxBytes)")
             }
-            data = try Data(contentsOf: fileURL, options: .mappedIfSafe)
+            data = try Self.contents(of: fileURL)
         } catch let error as FeedParsingError {
             throw error
         } catch {
             throw FeedParsingError(.io, "Cannot read \(fileURL.path): \(error.localizedDescription)", underlying: FeedUnderlyingError(error))
         }
-        return try parse(data, documentURL: documentURL)
+        return try parseOwned(data, documentURL: documentURL, httpCharset: nil)
+    }
+
+    /// The file's bytes, read straight into the array the parser works on (no `Data` copy or mapping beside it).
+    static func contents(of fileURL: URL) throws -> [UInt8] {
+        let handle = try FileHandle(forReadingFrom: fileURL)
+        defer { try? handle.close() }
+        var bytes: [UInt8] = []
+        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            if bytes.isEmpty, let size = try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber {
+                bytes.reserveCapacity(size.intValue)
+            }
+            bytes.append(contentsOf: chunk)
+        }
+        return bytes
     }
 }

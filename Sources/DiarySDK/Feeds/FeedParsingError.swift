@@ -18,6 +18,8 @@ public struct FeedParsingError: Error, Sendable, CustomStringConvertible {
 
         /// The XML is not well-formed and nothing usable could be recovered.
         public static let malformedXML = Code(rawValue: "malformedXML")
+        /// The document starts like JSON (`{`) but is not well-formed JSON.
+        public static let malformedJSON = Code(rawValue: "malformedJSON")
         /// The document is a recognisable XML/JSON document but not a known feed format.
         public static let unsupportedFormat = Code(rawValue: "unsupportedFormat")
         /// The document is larger than ``FeedParser/Configuration/maxBytes``.

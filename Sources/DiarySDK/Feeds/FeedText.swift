@@ -202,17 +202,108 @@ enum FeedText {
 
     /// Appends the children of `node` as markup: the character data between child elements straight from the tree's
     /// text buffer (escaped), the child elements re-serialised.
+    ///
+    /// Iterative (an explicit stack of open elements, not one call per level), so no nesting depth, however large the
+    /// configuration's `maxDepth`, can exhaust the thread's stack. Each top-level element of the fragment carries the
+    /// namespace declarations its subtree needs from outside the fragment (``outerDeclarations(of:in:)``).
     static func appendInnerMarkup(of node: FeedXMLNode, into out: inout [UInt8]) {
         let tree = node.tree
-        var position = tree.elements[node.index].textStart
-        for child in node.elements {
-            let start = tree.elements[child.index].textStart
-            if start > position { appendEscapedText(tree, position..<start, into: &out) }
-            serialize(child, into: &out)
-            position = tree.elements[child.index].textEnd
+        var ancestors: [Int] = []
+        var parent = node.index
+        var position = tree.elements[parent].textStart
+        var child = Int(tree.elements[parent].firstChild)
+        while true {
+            if child >= 0 {
+                let record = tree.elements[child]
+                if record.textStart > position { appendEscapedText(tree, position..<record.textStart, into: &out) }
+                let extra = ancestors.isEmpty ? outerDeclarations(of: child, in: tree) : []
+                if appendStartTag(FeedXMLNode(tree: tree, index: child), extraDeclarations: extra, into: &out) {
+                    position = record.textEnd
+                    child = Int(record.nextSibling)
+                } else {
+                    ancestors.append(parent)
+                    parent = child
+                    position = record.textStart
+                    child = Int(record.firstChild)
+                }
+            } else {
+                let record = tree.elements[parent]
+                if record.textEnd > position { appendEscapedText(tree, position..<record.textEnd, into: &out) }
+                guard let grandparent = ancestors.popLast() else { return }
+                out.append(contentsOf: "</".utf8)
+                out.append(contentsOf: serializedName(FeedXMLNode(tree: tree, index: parent)).utf8)
+                out.append(UInt8(ascii: ">"))
+                position = record.textEnd
+                child = Int(record.nextSibling)
+                parent = grandparent
+            }
         }
-        let end = tree.elements[node.index].textEnd
-        if end > position { appendEscapedText(tree, position..<end, into: &out) }
+    }
+
+    /// The name an element is written with: XHTML elements lose their prefix.
+    @inline(__always)
+    static func serializedName(_ node: FeedXMLNode) -> String {
+        node.ns == .xhtml ? node.localName : node.qualifiedName
+    }
+
+    /// Whether a declaration made on `node` is written out: all of them on other vocabularies' elements; on XHTML
+    /// elements (written without prefix) all but those of the XHTML namespace itself.
+    @inline(__always)
+    static func isWritten(_ declaration: (prefix: String, uri: String), on node: FeedXMLNode) -> Bool {
+        node.ns != .xhtml || FeedNamespace.classify(declaration.uri) != .xhtml
+    }
+
+    /// The prefix of a qualified name (`""` without a colon).
+    @inline(__always)
+    static func prefix(of qualifiedName: String) -> String {
+        guard let colon = colonOffset(qualifiedName) else { return "" }
+        return String(Substring(qualifiedName.utf8.prefix(colon)))
+    }
+
+    /// The prefix declarations the subtree of `index` uses but does not make itself — declared on an ancestor outside
+    /// the fragment (an `svg:`, `xlink:` or `m:` prefix declared on the feed's root, say) — so that the serialised
+    /// fragment still parses on its own. The URI is the one the parser resolved for the name using the prefix.
+    /// Unprefixed names are left alone: an outer default namespace is the feed's own (`<b>` inside an Atom 0.3
+    /// title stays `<b>`), and XHTML is written unprefixed anyway.
+    static func outerDeclarations(of index: Int, in tree: FeedXMLTree) -> [(prefix: String, uri: String)] {
+        var needed: [(prefix: String, uri: String)] = []
+        var declared: [String] = []
+        var stack: [(element: Int, declared: Int)] = []
+        var current = index
+        func use(_ prefix: String, _ uri: String) {
+            guard !prefix.isEmpty, prefix != "xml", prefix != "xmlns", !uri.isEmpty, !declared.contains(prefix),
+                  !needed.contains(where: { $0.prefix == prefix }) else { return }
+            needed.append((prefix, uri))
+        }
+        while true {
+            let node = FeedXMLNode(tree: tree, index: current)
+            let mark = declared.count
+            for declaration in node.declarations where isWritten(declaration, on: node) { declared.append(declaration.prefix) }
+            if node.ns != .xhtml { use(prefix(of: node.qualifiedName), node.namespace) }
+            for attribute in node.attributes where colonOffset(attribute.qualifiedName) != nil {
+                use(prefix(of: attribute.qualifiedName), attribute.namespace)
+            }
+            let record = tree.elements[current]
+            if record.firstChild >= 0 {
+                stack.append((current, mark))
+                current = Int(record.firstChild)
+                continue
+            }
+            declared.removeSubrange(mark...)
+            // Climb until an element with a next sibling inside the subtree.
+            var next = current
+            while true {
+                if next == index { return needed }
+                let sibling = Int(tree.elements[next].nextSibling)
+                if sibling >= 0 {
+                    current = sibling
+                    break
+                }
+                guard let (parent, parentMark) = stack.popLast() else { return needed }
+                declared.removeSubrange(parentMark...)
+                next = parent
+            }
+        }
     }
 
     /// Escapes `&`, `<` and `>` in one run of character data. Bytes are escaped directly when every such byte stands
@@ -248,12 +339,18 @@ enum FeedText {
         }
     }
 
-    static func serialize(_ node: FeedXMLNode, into out: inout [UInt8]) {
-        let name = node.ns == .xhtml ? node.localName : node.qualifiedName
+    /// Writes the start tag of `node` (attributes and written declarations sorted by name, plus `extraDeclarations`);
+    /// returns `true` when the element was written complete as an empty void element (`<br />`).
+    static func appendStartTag(_ node: FeedXMLNode, extraDeclarations: [(prefix: String, uri: String)],
+                               into out: inout [UInt8]) -> Bool {
+        let name = serializedName(node)
         out.append(UInt8(ascii: "<"))
         out.append(contentsOf: name.utf8)
         var pairs = node.attributes.map { ($0.qualifiedName, $0.value) }
-        for (prefix, uri) in node.declarations where node.ns != .xhtml {
+        for declaration in node.declarations where isWritten(declaration, on: node) {
+            pairs.append((declaration.prefix.isEmpty ? "xmlns" : "xmlns:" + declaration.prefix, declaration.uri))
+        }
+        for (prefix, uri) in extraDeclarations {
             pairs.append((prefix.isEmpty ? "xmlns" : "xmlns:" + prefix, uri))
         }
         pairs.sort { $0.0 < $1.0 }
@@ -263,7 +360,7 @@ enum FeedText {
             out.append(contentsOf: "=\"".utf8)
             var value = value
             if FeedHTMLURLRewriter.urlAttributes.contains(key.lowercased()), let base = node.base,
-               let resolved = FeedHTMLURLRewriter.absolute(value, base) {
+               let resolved = FeedHTMLURLRewriter.absolute(value, base, emptyIsBase: key.lowercased() == "href") {
                 value = resolved.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
             }
             var escaped = ""
@@ -273,13 +370,16 @@ enum FeedText {
         }
         if node.isEmpty, voidElements.contains(name.lowercased()) {
             out.append(contentsOf: " />".utf8)
-            return
+            return true
         }
         out.append(UInt8(ascii: ">"))
-        appendInnerMarkup(of: node, into: &out)
-        out.append(contentsOf: "</".utf8)
-        out.append(contentsOf: name.utf8)
-        out.append(UInt8(ascii: ">"))
+        if node.isEmpty {
+            out.append(contentsOf: "</".utf8)
+            out.append(contentsOf: name.utf8)
+            out.append(UInt8(ascii: ">"))
+            return true
+        }
+        return false
     }
 
     /// Character data when the element holds only text, re-serialised markup when it holds elements.
@@ -288,8 +388,94 @@ enum FeedText {
         node.hasElementChildren ? innerMarkup(of: node) : html(node.text, node)
     }
 
-    /// An HTML string from `node`, with relative URLs resolved against the node's base.
+    /// An HTML string from `node`, with relative URLs resolved against the node's base and C1 character references
+    /// read as windows-1252 (``mappingC1References(_:)``).
     static func html(_ string: String, _ node: FeedXMLNode) -> String {
-        FeedHTMLURLRewriter.resolve(string, against: node.base)
+        FeedHTMLURLRewriter.resolve(mappingC1References(string), against: node.base)
+    }
+
+    /// Whether UTF-8 `bytes` hold a C1 control character (`C2 80`–`C2 9F`). `C2` also leads U+00A0–U+00BF (a
+    /// no-break space, `©`…), common in HTML, so each `C2` found is checked.
+    @inline(__always)
+    static func containsC1(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var k = 0
+        while k < bytes.count, let hit = memchr(base + k, 0xC2, bytes.count - k) {
+            k = base.distance(to: hit.assumingMemoryBound(to: UInt8.self)) + 1
+            if k < bytes.count, bytes[k] <= 0x9F, bytes[k] >= 0x80 { return true }
+        }
+        return false
+    }
+
+    /// `bytes` (UTF-8) with every C1 control character (`C2 80`–`C2 9F`) replaced by the windows-1252 character of
+    /// the same code (U+0092 → U+2019 ’); the five codes windows-1252 leaves undefined are kept.
+    static func mappingC1Characters(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var copied = 0
+        var k = 0
+        while k + 1 < bytes.count {
+            guard bytes[k] == 0xC2, bytes[k + 1] >= 0x80, bytes[k + 1] <= 0x9F else {
+                k += 1
+                continue
+            }
+            let scalar = FeedHTMLEntities.windows1252C1[Int(bytes[k + 1] - 0x80)]
+            if scalar != 0xFFFD, let mapped = Unicode.Scalar(scalar) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<k]))
+                out.append(contentsOf: String(Character(mapped)).utf8)
+                copied = k + 2
+            }
+            k += 2
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+        return out
+    }
+
+    /// `html` with its C1 numeric character references (`&#128;`–`&#159;`, `&#x80;`–`&#x9F;`) replaced by the
+    /// windows-1252 characters browsers show for them (`&#146;` → ’); the undefined codes are kept as written.
+    /// The string is rebuilt only when it holds one.
+    static func mappingC1References(_ html: String) -> String {
+        var html = html
+        let edits: [(range: Range<Int>, scalar: UInt32)] = html.withUTF8 { b in
+            guard let base = b.baseAddress else { return [] }
+            var edits: [(range: Range<Int>, scalar: UInt32)] = []
+            var i = 0
+            while i + 5 < b.count, let found = memchr(base + i, 0x26, b.count - i) {
+                let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                i = start + 1
+                guard i < b.count, b[i] == UInt8(ascii: "#") else { continue }
+                var k = i + 1
+                var value: UInt32 = 0
+                var digits = 0
+                let hex = k < b.count && (b[k] | 0x20) == UInt8(ascii: "x")
+                if hex { k += 1 }
+                while k < b.count, digits < 8 {
+                    let c = b[k]
+                    if c >= 0x30 && c <= 0x39 { value = value * (hex ? 16 : 10) + UInt32(c - 0x30) }
+                    else if hex, (c | 0x20) >= 0x61, (c | 0x20) <= 0x66 { value = value * 16 + UInt32((c | 0x20) - 0x61 + 10) }
+                    else { break }
+                    digits += 1
+                    k += 1
+                }
+                guard digits > 0, k < b.count, b[k] == UInt8(ascii: ";"), value >= 0x80, value <= 0x9F else { continue }
+                let scalar = FeedHTMLEntities.windows1252C1[Int(value - 0x80)]
+                if scalar != 0xFFFD { edits.append((start..<(k + 1), scalar)) }
+                i = k + 1
+            }
+            return edits
+        }
+        guard !edits.isEmpty else { return html }
+        return html.withUTF8 { b in
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count)
+            var copied = 0
+            for edit in edits {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<edit.range.lowerBound]))
+                if let scalar = Unicode.Scalar(edit.scalar) { out.append(contentsOf: String(Character(scalar)).utf8) }
+                copied = edit.range.upperBound
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<b.count]))
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 }

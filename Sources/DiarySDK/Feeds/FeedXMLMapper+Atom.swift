@@ -6,6 +6,9 @@ extension FeedXMLMapper {
         let atom = feedNode.ns
         var feed = Feed(format: format)
         feed.language = feedNode.language
+        var entries = 0
+        for child in feedNode.elements where child.localName == "entry" { entries += 1 }
+        feed.items.reserveCapacity(entries)
         for child in feedNode.elements {
             guard child.ns == atom else {
                 switch (child.ns, child.localName) {
@@ -118,10 +121,24 @@ extension FeedXMLMapper {
         return item
     }
 
-    /// An Atom `link` (also used for `atom:link` inside RSS); `nil` without a usable `href`.
+    /// An Atom `link` (also used for `atom:link` inside RSS); `nil` without a usable URL.
+    ///
+    /// The URL is the `href` attribute; without one (or with an empty one), the element's text when that is a single
+    /// token (Atom 0.3's form, which real Atom 1.0 feeds use too). An empty `href` with no text is the empty relative
+    /// reference, which RFC 3986 (§5.2) resolves to the base URL (the element's `xml:base` or the document's URL).
     func atomLink(_ node: FeedXMLNode) -> FeedLink? {
-        let raw = node.attribute("href") ?? (node.ns == .atom03 ? node.text : nil)
-        guard let href = url(raw, node) else { return nil }
+        let attribute = node.attribute("href")
+        let href: URL
+        if let value = FeedText.trimmed(attribute), let resolved = url(value, node) {
+            href = resolved
+        } else if !node.hasElementChildren, let text = FeedText.trimmed(node.text),
+                  node.ns == .atom03 || !text.utf8.contains(where: FeedText.isASCIISpace), let resolved = url(text, node) {
+            href = resolved
+        } else if let attribute, FeedText.trimmed(attribute) == nil, let base = node.base {
+            href = base.absoluteURL
+        } else {
+            return nil
+        }
         let rel = FeedText.trimmed(node.attribute("rel")) ?? "alternate"
         return FeedLink(href: href, rel: rel, type: FeedText.trimmed(node.attribute("type")),
                         title: FeedText.trimmed(node.attribute("title")), length: int64(node.attribute("length")))

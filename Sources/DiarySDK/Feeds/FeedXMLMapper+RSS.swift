@@ -44,6 +44,8 @@ extension FeedXMLMapper {
                 }
             case (.itunes, "category"):
                 appendITunesCategories(child, into: &feed.categories)
+            case (.none, "tags"), (.rss, "tags"), (.itunes, "keywords"):
+                appendKeywords(child, into: &feed.categories)
             case (.atom10, "link"):
                 if let link = atomLink(child) {
                     feed.links.append(link)
@@ -57,6 +59,11 @@ extension FeedXMLMapper {
         if feed.authors.isEmpty, let itunesAuthor { feed.authors.append(itunesAuthor) }
         if feed.summary == nil { feed.summary = fallbackSummary }
         var seen = Set<Int>()
+        var itemCount = 0
+        for container in itemContainers {
+            for child in container.elements where child.localName == "item" { itemCount += 1 }
+        }
+        feed.items.reserveCapacity(itemCount)
         for container in itemContainers {
             for child in container.elements where child.localName == "item" && Self.isCore(child) {
                 guard seen.insert(child.index).inserted else { continue }
@@ -66,11 +73,32 @@ extension FeedXMLMapper {
         return feed
     }
 
+    /// A comma-separated keyword list (`itunes:keywords`, the non-standard `<tags>`), one category per non-empty term;
+    /// iTunes keywords get the iTunes scheme, as feedparser gives them.
+    func appendKeywords(_ node: FeedXMLNode, into categories: inout [FeedCategory]) {
+        let scheme = node.ns == .itunes ? "http://www.itunes.com/" : nil
+        for term in node.text.split(separator: ",") {
+            if let term = FeedText.collapsed(String(term)) { categories.append(FeedCategory(term: term, scheme: scheme)) }
+        }
+    }
+
+    /// `itunes:category` and its nested subcategories, in document order (iterative: no stack use per level).
     private func appendITunesCategories(_ node: FeedXMLNode, into categories: inout [FeedCategory]) {
         if let term = FeedText.collapsed(node.attribute("text")) {
             categories.append(FeedCategory(term: term, scheme: "http://www.itunes.com/"))
         }
-        for child in node.all("category", .itunes) { appendITunesCategories(child, into: &categories) }
+        var levels: [FeedXMLNode.Elements] = [node.elements]
+        while !levels.isEmpty {
+            guard let child = levels[levels.count - 1].next() else {
+                levels.removeLast()
+                continue
+            }
+            guard child.ns == .itunes, child.localName == "category" else { continue }
+            if let term = FeedText.collapsed(child.attribute("text")) {
+                categories.append(FeedCategory(term: term, scheme: "http://www.itunes.com/"))
+            }
+            levels.append(child.elements)
+        }
     }
 
     mutating func mapRSSItem(_ node: FeedXMLNode) -> FeedItem {
@@ -115,6 +143,17 @@ extension FeedXMLMapper {
                     item.content = FeedText.trimmed(FeedText.innerMarkup(of: child))
                     item.contentType = .xhtml
                 }
+            case (.none, "body"), (.rss, "body"):
+                // Unnamespaced `<body>` (and `xhtml:body` whose prefix is undeclared): HTML, escaped or as markup.
+                if item.content == nil {
+                    item.content = FeedText.trimmed(FeedText.content(of: child))
+                    item.contentType = .html
+                }
+            case (.none, "tags"), (.rss, "tags"), (.itunes, "keywords"):
+                var keywords: [FeedCategory] = []
+                appendKeywords(child, into: &keywords)
+                item.categoryDetails += keywords
+                item.categories += keywords.map(\.term)
             case (.none, "guid"), (.rss, "guid"):
                 guidNode = child
             case (.none, "pubdate"), (.rss, "pubdate"), (.dcterms, "issued"), (.dcterms, "created"), (.atom10, "published"):

@@ -80,18 +80,25 @@ struct FeedXMLMapper {
         return FeedPerson(name: text)
     }
 
-    /// Maps Media RSS elements found directly under `node` or inside its `media:group` children.
+    /// Maps Media RSS elements found directly under `node` or inside its `media:group` (and `media:content`) children,
+    /// in document order. Iterative, with a stack of the groups being read, so nesting depth cannot exhaust the stack.
     func media(in node: FeedXMLNode, into item: inout FeedItem) {
-        for child in node.elements where child.ns == .media {
+        var levels: [FeedXMLNode.Elements] = [node.elements]
+        while !levels.isEmpty {
+            guard let child = levels[levels.count - 1].next() else {
+                levels.removeLast()
+                continue
+            }
+            guard child.ns == .media else { continue }
             switch child.localName {
             case "group":
-                media(in: child, into: &item)
+                levels.append(child.elements)
             case "content":
                 if let href = url(child.attribute("url"), child) {
                     item.media.append(FeedMedia(url: href, type: child.attribute("type"), medium: child.attribute("medium"),
                                                 width: int(child.attribute("width")), height: int(child.attribute("height"))))
                 }
-                media(in: child, into: &item)
+                levels.append(child.elements)
             case "thumbnail":
                 if let href = url(child.attribute("url"), child) {
                     let thumb = FeedMedia(url: href, type: nil, medium: "image",

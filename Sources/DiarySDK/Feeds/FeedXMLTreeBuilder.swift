@@ -20,10 +20,11 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     @exclusivity(unchecked) private var state: State
 
     /// - Parameter expectedBytes: The document's size, to reserve room for about one element per 64 bytes up front
-    ///   (growing the array copies every record and retains its strings again).
+    ///   (growing the array copies every record and retains its strings again, and holds both copies at once; the
+    ///   reserved pages are not touched, so not resident, until records are written).
     init(documentURL: URL?, maxDepth: Int, maxItems: Int?, expectedBytes: Int = 0) {
         state = State(documentURL: documentURL, maxDepth: maxDepth, maxItems: maxItems)
-        state.elements.reserveCapacity(Swift.min(expectedBytes / 64, 1 << 17))
+        state.elements.reserveCapacity(expectedBytes / 64)
         // The character data is at most about the document's size; reserving it avoids copies as the buffer grows.
         state.text.reserveCapacity(expectedBytes)
     }
@@ -302,14 +303,33 @@ extension FeedXMLTreeBuilder {
             data.withUnsafeBytes { appendBytes($0.bindMemory(to: UInt8.self)) }
         }
 
+        /// Appends character data; C1 control characters (U+0080–U+009F, UTF-8 `C2 80`–`C2 9F`) become the
+        /// windows-1252 characters they almost always stand for (U+0092 → ’), as browsers and feedparser read them.
+        @inline(__always)
+        private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count > 0 else { return }
+            if !FeedText.containsC1(bytes) {
+                appendRaw(bytes)
+            } else {
+                let mapped = FeedText.mappingC1Characters(bytes)
+                mapped.withUnsafeBufferPointer { appendRaw($0) }
+            }
+        }
+
         /// `text.append(contentsOf:)` costs a hundred instructions even for a few bytes; most character callbacks
         /// are a few bytes (escaped markup arrives between every reference). Grow geometrically, then copy.
         @inline(__always)
-        private mutating func appendBytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        private mutating func appendRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
             let count = bytes.count
             guard count > 0, let source = bytes.baseAddress else { return }
             let old = textCount
-            if text.count < old + count { text += repeatElement(0, count: Swift.max(count, text.count, 4_096)) }
+            if text.count < old + count {
+                // Inside the capacity reserved for the document's size, 1 MiB at a time (no copy; the zeros are written,
+                // so every byte of growth is resident); past it, doubling.
+                var grown = Swift.max(old + count, text.count * 2, 4_096)
+                if text.capacity >= old + count { grown = Swift.min(Swift.max(old + count, text.count + (1 << 20)), text.capacity) }
+                text += repeatElement(0, count: grown - text.count)
+            }
             text.withUnsafeMutableBufferPointer { target in
                 (target.baseAddress! + old).update(from: source, count: count)
             }
