@@ -61,3 +61,34 @@ extension ConformanceSuite {
         },
     ]
 }
+
+extension ConformanceSuite {
+    static let settingsEditChecks: [ConformanceCheck] = [
+        ConformanceCheck("profile", "aSettingsEditChangesOnlyWhatItNamesSoTwoDevicesEditsBothStay") { context in
+            let alice = try await context.user("alice")
+            let phone = try await context.device()
+            _ = try await phone.accounts.signIn(.password(email: "alice@example.com", password: password))
+            let reminder = DailyReminder(isEnabled: true, hour: 21, minute: 30)
+            // Each device read the settings before either wrote: with whole-value updates the later one would undo
+            // the earlier one's change.
+            async let fromTablet = alice.sdk.users.editSettings(SettingsEdit(dailyReminder: reminder))
+            async let fromPhone = phone.users.editSettings(SettingsEdit(disableNotifications: [.nudge]))
+            _ = try await (fromTablet, fromPhone)
+            let settings = try requireValue(try await alice.sdk.accounts.currentUser()?.settings)
+            try expectEqual(settings.dailyReminder, reminder)
+            try expect(!settings.notifications.contains(.nudge), "the phone's change stays")
+            try expect(settings.notifications.contains(.commentOnPost), "kinds not named are left as they were")
+            let zone = try await alice.sdk.users.editSettings(SettingsEdit(enableNotifications: [.nudge], timeZoneIdentifier: "Asia/Seoul"))
+            try expectEqual(zone.settings?.timeZoneIdentifier, "Asia/Seoul")
+            try expectEqual(zone.settings?.dailyReminder, reminder)
+            try expect(zone.settings?.notifications.contains(.nudge) == true, "turned back on")
+            try await expectError(.invalidInput, field: "timeZoneIdentifier") {
+                try await alice.sdk.users.editSettings(SettingsEdit(timeZoneIdentifier: "Mars/Olympus"))
+            }
+            try await expectError(.invalidInput, field: "dailyReminder") {
+                try await alice.sdk.users.editSettings(SettingsEdit(dailyReminder: DailyReminder(isEnabled: true, hour: 24, minute: 0)))
+            }
+            try expectEqual(try await alice.sdk.accounts.currentUser()?.settings, zone.settings, "a refused edit changes nothing")
+        },
+    ]
+}

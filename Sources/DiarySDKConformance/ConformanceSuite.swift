@@ -22,7 +22,7 @@ public enum ConformanceSuite {
     /// Every check, grouped by area.
     public static let checks: [ConformanceCheck] =
         accountChecks + authStateChecks + identityChecks + profileChecks + attachmentChecks + diaryChecks + calendarChecks + bookChecks
-        + commentChecks + postChecks + dayAndLikerChecks + pagingChecks + blockingChecks + anonymityChecks + anonymousAuthorChecks
+        + commentChecks + postChecks + dayAndLikerChecks + settingsEditChecks + pagingChecks + blockingChecks + anonymityChecks + anonymousAuthorChecks
         + socialChecks + notificationChecks + blogChecks
         + changeChecks + authorizationChecks + blogSyncChecks
 }

@@ -28,6 +28,12 @@ struct HTTPUserRepository: UserRepository {
         return user
     }
 
+    func editSettings(_ edit: SettingsEdit) async throws -> User {
+        let user = try await client.send(try client.request("PATCH", "/v1/me/settings", json: edit), as: User.self)
+        client.sessions.authStates.profileUpdated(user)
+        return user
+    }
+
     func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
         try await client.send(HTTPRequest("GET", "/v1/users", query: [("q", text)] + page.queryItems), as: Page<User>.self)
     }

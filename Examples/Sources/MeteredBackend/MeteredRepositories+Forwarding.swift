@@ -61,6 +61,10 @@ extension MeteredRepositories: UserRepository {
         try await measure("users.updateSettings") { try await base.users.updateSettings(settings) }
     }
 
+    public func editSettings(_ edit: SettingsEdit) async throws -> User {
+        try await measure("users.editSettings") { try await base.users.editSettings(edit) }
+    }
+
     public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
         try await measure("users.searchUsers") { try await base.users.searchUsers(text, page: page) }
     }

@@ -244,12 +244,7 @@ extension DiaryEngine: UserRepository {
     }
 
     public func updateSettings(_ settings: UserSettings) async throws -> User {
-        if let identifier = settings.timeZoneIdentifier, TimeZone(identifier: identifier) == nil {
-            throw DiaryError.invalid("timeZoneIdentifier", .invalidFormat, "'\(identifier)' is not a time zone")
-        }
-        guard (0..<24).contains(settings.dailyReminder.hour), (0..<60).contains(settings.dailyReminder.minute) else {
-            throw DiaryError.invalid("dailyReminder", .invalidFormat, "the reminder time must be 00:00–23:59")
-        }
+        try Self.validate(timeZone: settings.timeZoneIdentifier, reminder: settings.dailyReminder)
         let user = try await write("users.updateSettings") { transaction, actor in
             guard var user = try await transaction.user(actor.id) else { throw DiaryError.notSignedIn }
             user.settings = settings
@@ -258,6 +253,28 @@ extension DiaryEngine: UserRepository {
         }
         sessionAuthStates?.profileUpdated(user)
         return user
+    }
+
+    public func editSettings(_ edit: SettingsEdit) async throws -> User {
+        try Self.validate(timeZone: edit.timeZoneIdentifier, reminder: edit.dailyReminder)
+        let user = try await write("users.editSettings") { transaction, actor in
+            guard var user = try await transaction.user(actor.id) else { throw DiaryError.notSignedIn }
+            // Applied to the settings as this transaction reads them, so a concurrent edit of another setting stays.
+            user.settings = edit.applied(to: user.settings ?? UserSettings())
+            try await transaction.put(.user(user))
+            return user
+        }
+        sessionAuthStates?.profileUpdated(user)
+        return user
+    }
+
+    private static func validate(timeZone identifier: String?, reminder: DailyReminder?) throws {
+        if let identifier, TimeZone(identifier: identifier) == nil {
+            throw DiaryError.invalid("timeZoneIdentifier", .invalidFormat, "'\(identifier)' is not a time zone")
+        }
+        if let reminder, !(0..<24).contains(reminder.hour) || !(0..<60).contains(reminder.minute) {
+            throw DiaryError.invalid("dailyReminder", .invalidFormat, "the reminder time must be 00:00–23:59")
+        }
     }
 
     public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {

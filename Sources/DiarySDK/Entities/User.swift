@@ -101,6 +101,78 @@ extension UserSettings {
     }
 }
 
+/// Changes to some of a user's settings, applied by the backend to the settings as they are when it writes: two
+/// devices that each change one setting at once both keep their change (replacing the whole value with
+/// ``UserRepository/updateSettings(_:)`` would let the later write undo the earlier one).
+public struct SettingsEdit: Hashable, Sendable, Codable {
+    /// A new daily reminder; `nil` leaves it.
+    public var dailyReminder: DailyReminder?
+    /// Notification kinds to turn on.
+    public var enableNotifications: Set<NotificationKind>
+    /// Notification kinds to turn off (wins over ``enableNotifications`` for a kind in both).
+    public var disableNotifications: Set<NotificationKind>
+    /// Whether deleted entries of shared books show as traces; `nil` leaves it.
+    public var showsDeletedEntryTraces: Bool?
+    /// A new time zone identifier; `nil` leaves it.
+    public var timeZoneIdentifier: String?
+
+    /// Creates an edit; every part left out is left as it is.
+    public init(
+        dailyReminder: DailyReminder? = nil, enableNotifications: Set<NotificationKind> = [],
+        disableNotifications: Set<NotificationKind> = [], showsDeletedEntryTraces: Bool? = nil,
+        timeZoneIdentifier: String? = nil
+    ) {
+        self.dailyReminder = dailyReminder
+        self.enableNotifications = enableNotifications
+        self.disableNotifications = disableNotifications
+        self.showsDeletedEntryTraces = showsDeletedEntryTraces
+        self.timeZoneIdentifier = timeZoneIdentifier
+    }
+
+    /// The settings with this edit applied.
+    public func applied(to settings: UserSettings) -> UserSettings {
+        var settings = settings
+        if let dailyReminder { settings.dailyReminder = dailyReminder }
+        settings.notifications.formUnion(enableNotifications)
+        settings.notifications.subtract(disableNotifications)
+        if let showsDeletedEntryTraces { settings.showsDeletedEntryTraces = showsDeletedEntryTraces }
+        if let timeZoneIdentifier { settings.timeZoneIdentifier = timeZoneIdentifier }
+        return settings
+    }
+
+    /// The JSON member names, spelled out so that renaming a property never changes the wire format.
+    private enum CodingKeys: String, CodingKey {
+        case dailyReminder = "dailyReminder"
+        case enableNotifications = "enableNotifications"
+        case disableNotifications = "disableNotifications"
+        case showsDeletedEntryTraces = "showsDeletedEntryTraces"
+        case timeZoneIdentifier = "timeZoneIdentifier"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        dailyReminder = try container.decodeIfPresent(DailyReminder.self, forKey: .dailyReminder)
+        enableNotifications = try container.decodeIfPresent(Set<NotificationKind>.self, forKey: .enableNotifications) ?? []
+        disableNotifications = try container.decodeIfPresent(Set<NotificationKind>.self, forKey: .disableNotifications) ?? []
+        showsDeletedEntryTraces = try container.decodeIfPresent(Bool.self, forKey: .showsDeletedEntryTraces)
+        timeZoneIdentifier = try container.decodeIfPresent(String.self, forKey: .timeZoneIdentifier)
+    }
+
+    /// Leaves out what does not change, and writes the kinds sorted (the same edit always gives the same bytes).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(dailyReminder, forKey: .dailyReminder)
+        if !enableNotifications.isEmpty {
+            try container.encode(enableNotifications.map(\.rawValue).sorted(), forKey: .enableNotifications)
+        }
+        if !disableNotifications.isEmpty {
+            try container.encode(disableNotifications.map(\.rawValue).sorted(), forKey: .disableNotifications)
+        }
+        try container.encodeIfPresent(showsDeletedEntryTraces, forKey: .showsDeletedEntryTraces)
+        try container.encodeIfPresent(timeZoneIdentifier, forKey: .timeZoneIdentifier)
+    }
+}
+
 /// The daily reminder to write: on or off, and at which local time.
 public struct DailyReminder: Hashable, Sendable, Codable {
     /// Whether the reminder is on.

@@ -97,6 +97,13 @@ public protocol UserRepository: Sendable {
     /// - Throws: `.invalidInput` for an unknown time zone or an out-of-range reminder time.
     func updateSettings(_ settings: UserSettings) async throws -> User
 
+    /// Changes some of the signed-in user's settings, leaving the rest as they are when the change is written (no
+    /// read-modify-write on the device: another device's change to another setting is kept).
+    /// - Parameter edit: What to change.
+    /// - Returns: The updated user.
+    /// - Throws: `.invalidInput` for an unknown time zone or an out-of-range reminder time.
+    func editSettings(_ edit: SettingsEdit) async throws -> User
+
     /// Users whose nickname contains the text, leaving out anyone with a block either way.
     /// - Parameters:
     ///   - text: Part of a nickname (case-insensitive).

@@ -97,6 +97,9 @@ extension DiaryAPI {
         route(router, .put, "/v1/me/settings") { call in
             try .ok(try await call.engine.updateSettings(try call.decode(UserSettings.self)))
         }
+        route(router, .patch, "/v1/me/settings") { call in
+            try .ok(try await call.engine.editSettings(try call.decode(SettingsEdit.self)))
+        }
         route(router, .get, "/v1/users") { call in
             try .ok(try await call.engine.searchUsers(call.query("q") ?? "", page: try call.page()))
         }
