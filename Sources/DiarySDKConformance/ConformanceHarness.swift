@@ -7,10 +7,32 @@ import Foundation
 /// signed-out devices that share its data, which is how a check acts as several users at once.
 ///
 /// ```swift
-/// struct MyHarness: ConformanceHarness {
-///     func makeWorld() async throws -> any ConformanceWorld { MyWorld(backend: try MyBackend(empty: true)) }
-/// }
+/// import DiarySDK
+/// import DiarySDKConformance
+/// import Foundation
+/// import Testing
 ///
+/// struct MyHarness: ConformanceHarness {
+///     struct World: ConformanceWorld {
+///         let clock: ManualClock            // the clock the backend reads, so the checks can move it
+///         let backend: MyBackend            // shared by every device of this world
+///
+///         func makeDevice() async throws -> DiaryRepositories { backend.newSignedOutDevice() }
+///         func setNow(_ date: Date) async throws { clock.set(date) }
+///         func shutdown() async throws { try await backend.destroy() }
+///     }
+///
+///     func makeWorld() async throws -> any ConformanceWorld {
+///         let clock = ManualClock()
+///         let backend = try MyBackend(clock: clock, identityTokenVerifier: ConformanceIdentityTokenVerifier())
+///         return World(clock: clock, backend: backend)
+///     }
+/// }
+/// ```
+///
+/// Then run every check on it:
+///
+/// ```swift
 /// @Test(arguments: ConformanceSuite.checks)
 /// func myBackendConforms(_ check: ConformanceCheck) async throws {
 ///     try await check.run(on: MyHarness())

@@ -13,8 +13,10 @@ import Foundation
 /// ```swift
 /// let backend = try FileStoreBackend(configuration: .init(directory: FileStoreBackend.defaultDirectory))
 /// let sdk = backend.repositories
-/// _ = try await sdk.accounts.restoreSession()
-/// try await sdk.diaries.write(DiaryDraft(body: "Learned how fsync works today."))
+/// if try await sdk.accounts.restoreSession() == nil {
+///     _ = try await sdk.accounts.signUp(.init(email: "me@example.com", password: "correct horse", nickname: "me"))
+/// }
+/// _ = try await sdk.diaries.write(DiaryDraft(body: "Learned how fsync works today."))
 /// try await backend.close()
 /// ```
 public final class FileStoreBackend: Sendable {

@@ -21,7 +21,7 @@ import Foundation
 ///     await model.save(text: "Hello")
 ///
 ///     #expect(model.errorMessage == "offline")
-///     #expect(backend.contents.diaries.isEmpty)
+///     #expect(try await backend.contents.diaries.isEmpty)
 /// }
 /// ```
 public final class InMemoryBackend: Sendable {

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     try await sdk.diaries.write(DiaryDraft(body: text))
+///     _ = try await sdk.diaries.write(DiaryDraft(body: text))
 /// } catch let error as DiaryError where error.code == .invalidInput {
 ///     form.highlight(error.field, reason: error.reason)
 /// }
