@@ -103,7 +103,7 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
 }
 
 /// A signed-in user in a check: their device and their account.
-public struct Actor: Sendable {
+public struct ConformanceUser: Sendable {
     /// The device's repositories.
     public let sdk: DiaryRepositories
     /// The user, as they see themself.
@@ -123,7 +123,7 @@ public struct ConformanceContext: Sendable {
     }
 
     /// Signs up `nickname` (email `<nickname>@example.com`, password ``ConformanceSuite/password``) on a new device.
-    public func user(_ nickname: String, timeZone: String? = nil) async throws -> Actor {
+    public func user(_ nickname: String, timeZone: String? = nil) async throws -> ConformanceUser {
         let sdk = try await device()
         var user = try await sdk.accounts.signUp(
             SignUpRequest(email: "\(nickname)@example.com", password: ConformanceSuite.password, nickname: nickname))
@@ -132,7 +132,7 @@ public struct ConformanceContext: Sendable {
             settings.timeZoneIdentifier = timeZone
             user = try await sdk.users.updateSettings(settings)
         }
-        return Actor(sdk: sdk, user: user)
+        return ConformanceUser(sdk: sdk, user: user)
     }
 
     /// Sets the backend's clock.
