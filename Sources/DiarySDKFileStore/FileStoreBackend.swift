@@ -1,4 +1,4 @@
-@_spi(Storage) import DiarySDK
+@_spi(Engine) @_spi(Storage) import DiarySDK
 import Foundation
 
 /// A complete backend that keeps its data as JSON files in a directory: the embedded default for apps that work
@@ -132,6 +132,7 @@ public final class FileStoreBackend: Sendable {
     /// including ``DiaryEngine/createAccount(_:)`` and ``DiaryEngine/authenticate(_:)`` before anyone is signed in.
     /// - Parameter userID: The user, or `nil`.
     /// - Returns: The engine.
+    @_spi(Engine)
     public func engine(actingAs userID: User.ID?) -> DiaryEngine {
         DiaryEngine(
             store: store, environment: configuration.environment, configuration: configuration.engine, actingAs: userID)

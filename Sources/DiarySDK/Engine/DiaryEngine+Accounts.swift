@@ -6,6 +6,7 @@ extension DiaryEngine: AccountRepository {
     /// - Returns: The new user, as its owner sees it.
     /// - Throws: `.invalidInput` for a malformed field or an unknown time zone; `.conflict` when the email or
     ///   nickname (or a look-alike of it) is taken.
+    @_spi(Engine)
     public func createAccount(_ request: SignUpRequest) async throws -> User {
         let email = try Validation.email(request.email)
         let nickname = try Validation.nickname(request.nickname)
@@ -29,18 +30,21 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func signUp(_ request: SignUpRequest) async throws -> User {
         let user = try await createAccount(request)
         try await startSession(for: user.id)
         return user
     }
 
+    @_spi(Engine)
     public func signIn(_ credentials: Credentials) async throws -> User {
         let user = try await authenticate(credentials)
         try await startSession(for: user.id)
         return user
     }
 
+    @_spi(Engine)
     public func signOut() async throws {
         guard case .session(let context) = principal, let session = context.session else { return }
         let tokenHash = SHA256.hex(SHA256.hash(Array(session.accessToken.utf8)))
@@ -55,6 +59,7 @@ extension DiaryEngine: AccountRepository {
         try await context.set(nil)
     }
 
+    @_spi(Engine)
     public func withdraw() async throws {
         let userID = try requireUserID()
         try await write("accounts.withdraw") { transaction, actor in
@@ -63,6 +68,7 @@ extension DiaryEngine: AccountRepository {
         if case .session(let context) = principal, context.userID == userID { try await context.set(nil) }
     }
 
+    @_spi(Engine)
     public func restoreSession() async throws -> User? {
         guard case .session(let context) = principal else {
             return try await currentUser()
@@ -77,11 +83,13 @@ extension DiaryEngine: AccountRepository {
         return user
     }
 
+    @_spi(Engine)
     public func currentUser() async throws -> User? {
         guard let id = try? requireUserID() else { return nil }
         return try await store.read("accounts.currentUser") { db in try await db.user(id) }
     }
 
+    @_spi(Engine)
     public func isNicknameAvailable(_ nickname: String) async throws -> Bool {
         let nickname = try Validation.nickname(nickname)
         return try await store.read("accounts.isNicknameAvailable") { db in
@@ -89,6 +97,7 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func isEmailAvailable(_ email: String) async throws -> Bool {
         let email = try Validation.email(email)
         return try await store.read("accounts.isEmailAvailable") { db in
@@ -96,6 +105,7 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func registerDeviceToken(_ token: DeviceToken) async throws {
         let trimmed = try Validation.text(token.token, field: "token", maximum: 4096)
         let registeredAt = now
@@ -125,6 +135,7 @@ extension DiaryEngine: AccountRepository {
     /// Tokens the user never registered are ignored.
     /// - Parameter tokens: The tokens, as registered.
     /// - Throws: `.unauthenticated` when no one is signed in.
+    @_spi(Engine)
     public func unregisterDeviceTokens(_ tokens: [String]) async throws {
         let trimmed = tokens.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         try await write("accounts.unregisterDeviceTokens") { transaction, actor in
@@ -135,6 +146,7 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func deviceTokens() async throws -> [DeviceToken] {
         try await read("accounts.deviceTokens") { db, viewer in
             try await db.rows(StorageSchema.devicesByUser, equalTo: viewer.id)
@@ -180,6 +192,7 @@ extension DiaryEngine: AccountRepository {
 }
 
 extension DiaryEngine: UserRepository {
+    @_spi(Engine)
     public func user(_ id: User.ID) async throws -> User {
         try await read("users.user") { db, viewer in
             guard try await AccessPolicy.canSee(user: id, viewer: viewer, in: db), let user = try await db.user(id)
@@ -188,6 +201,7 @@ extension DiaryEngine: UserRepository {
         }
     }
 
+    @_spi(Engine)
     public func updateProfile(_ edit: ProfileEdit) async throws -> User {
         let nickname = try edit.nickname.map(Validation.nickname)
         let bio = try edit.bio.map { try Validation.text($0, field: "bio", maximum: Validation.maximumBioLength, allowEmpty: true) }
@@ -208,6 +222,7 @@ extension DiaryEngine: UserRepository {
         }
     }
 
+    @_spi(Engine)
     public func updateSettings(_ settings: UserSettings) async throws -> User {
         if let identifier = settings.timeZoneIdentifier, TimeZone(identifier: identifier) == nil {
             throw DiaryError.invalid("timeZoneIdentifier", .invalidFormat, "'\(identifier)' is not a time zone")
@@ -223,6 +238,7 @@ extension DiaryEngine: UserRepository {
         }
     }
 
+    @_spi(Engine)
     public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
         let needle = try Validation.text(text, field: "text", maximum: Validation.maximumNicknameLength).lowercased()
         return try await read("users.searchUsers") { db, viewer in
@@ -245,6 +261,7 @@ extension DiaryEngine: UserRepository {
 }
 
 extension DiaryEngine: AttachmentRepository {
+    @_spi(Engine)
     public func upload(_ upload: AttachmentUpload) async throws -> ImageReference {
         let contentType = upload.contentType.lowercased().trimmingCharacters(in: .whitespaces)
         guard !upload.data.isEmpty else {
@@ -272,6 +289,7 @@ extension DiaryEngine: AttachmentRepository {
         return attachment.reference
     }
 
+    @_spi(Engine)
     public func data(for id: Attachment.ID) async throws -> Data {
         try await read("attachments.data") { db, viewer in
             guard let attachment = try await db.attachment(id),
