@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "DocSnippets", dependencies: [
             .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKFileStore", package: "DiarySDK"),
             .product(name: "DiarySDKInMemory", package: "DiarySDK"), .product(name: "DiarySDKHTTP", package: "DiarySDK"),
-            .product(name: "DiarySDKConformance", package: "DiarySDK"),
+            .product(name: "DiarySDKConformance", package: "DiarySDK"), "MeteredBackend",
         ]),
         .testTarget(
             name: "DocSnippetTests",

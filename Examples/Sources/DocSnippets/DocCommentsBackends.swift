@@ -4,6 +4,7 @@ import DiarySDKFileStore
 import DiarySDKHTTP
 import DiarySDKInMemory
 import DiarySDKConformance
+import MeteredBackend
 import Foundation
 
 /// What the examples log to.
@@ -124,4 +125,14 @@ func loopbackHTTPServerExample(fetcher: some FeedFetching, rss: String) async th
     let response = try await fetcher.fetch(FeedFetchRequest(url: server.url("/rss")))
     // snippet.hide
     _ = response
+}
+
+// snippet.begin: Examples/Sources/MeteredBackend/MeteredRepositories.swift
+func meteredRepositoriesExample(config: FileStoreBackend.Configuration) async throws {
+    // snippet.show
+    let meter = Meter()
+    let sdk = MeteredRepositories.wrap(try FileStoreBackend(configuration: config).repositories, meter: meter)
+    _ = try await sdk.accounts.restoreSession()   // … and every other call, counted and timed
+    print(meter.report())
+    // snippet.hide
 }

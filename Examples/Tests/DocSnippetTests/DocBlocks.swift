@@ -18,7 +18,7 @@ struct DocBlock: CustomStringConvertible {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every Swift block of README.md, docs/*.md and the doc comments under Sources/.
+    /// Every Swift block of README.md, docs/*.md and the doc comments under Sources/ and Examples/Sources/.
     static func all() throws -> [DocBlock] {
         var blocks: [DocBlock] = []
         let manager = FileManager.default
@@ -30,8 +30,18 @@ struct DocBlock: CustomStringConvertible {
                 .components(separatedBy: "\n")
             blocks += swiftBlocks(in: lines.map { Optional($0) }, file: file)
         }
-        let sources = root.appendingPathComponent("Sources")
-        guard let walker = manager.enumerator(atPath: sources.path) else { return blocks }
+        // The SDK's sources and the example programs' (the reference server's need its own package's modules).
+        for folder in ["Sources", "Examples/Sources"] {
+            blocks += try docCommentBlocks(under: folder)
+        }
+        return blocks.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+
+    /// The Swift blocks of the doc comments in the `.swift` files under a folder of the repository.
+    static func docCommentBlocks(under folder: String) throws -> [DocBlock] {
+        var blocks: [DocBlock] = []
+        let sources = root.appendingPathComponent(folder)
+        guard let walker = FileManager.default.enumerator(atPath: sources.path) else { return blocks }
         for case let path as String in walker where path.hasSuffix(".swift") {
             let lines = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
                 .components(separatedBy: "\n")
@@ -42,9 +52,9 @@ struct DocBlock: CustomStringConvertible {
                 let rest = trimmed.dropFirst(3)
                 return String(rest.hasPrefix(" ") ? rest.dropFirst() : rest)
             }
-            blocks += swiftBlocks(in: docLines, file: "Sources/\(path)")
+            blocks += swiftBlocks(in: docLines, file: "\(folder)/\(path)")
         }
-        return blocks.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
+        return blocks
     }
 
     /// The blocks fenced as "```swift…" in a list of lines (nil: a line that cannot belong to a block).
@@ -84,7 +94,7 @@ struct Snippet: CustomStringConvertible {
     var lines: [String]
 
     var text: String { lines.joined(separator: "\n") }
-    var description: String { file }
+    var description: String { "\(file) (\(lines.first ?? ""))" }
 
     /// The folders holding snippets: an executable (run by the tests) and this test target (tests and harnesses).
     static let folders = ["Examples/Sources/DocSnippets", "Examples/Tests/DocSnippetTests/Snippets"]

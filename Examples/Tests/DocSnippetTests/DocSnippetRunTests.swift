@@ -27,7 +27,8 @@ struct DocSnippetRunTests {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else {
-            throw SnippetError("DocSnippets \(arguments) exited \(process.terminationStatus): \(String(decoding: errorData, as: UTF8.self))\n\(text)")
+            let errors = String(decoding: errorData, as: UTF8.self)
+            throw SnippetError("DocSnippets \(arguments) exited \(process.terminationStatus): \(errors)\n\(text)")
         }
         return text
     }

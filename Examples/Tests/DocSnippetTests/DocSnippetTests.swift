@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Every Swift block of README.md, docs/*.md and the SDK's doc comments is code that compiles: the shown part of a
-/// file in Examples/Sources/DocSnippets (an executable) or Examples/Tests/DocSnippetTests/Snippets (tests and
-/// harnesses). The blocks that are not Swift a compiler can check (a manifest fragment, an API outline) say
+/// Every Swift block of README.md, docs/*.md and the doc comments of the SDK and the example programs is code that
+/// compiles: the shown part of a file in Examples/Sources/DocSnippets (an executable) or
+/// Examples/Tests/DocSnippetTests/Snippets (tests and harnesses). The blocks that are not Swift a compiler can check (a manifest fragment, an API outline) say
 /// "```swift skip-compile" and are listed here.
 @Suite("Documentation snippets")
 struct DocSnippetTests {
@@ -23,7 +23,8 @@ struct DocSnippetTests {
             switch block.attributes {
             case "":
                 if !texts.contains(block.text) {
-                    problems.append("\(block): no snippet shows this block; add or fix a file in \(Snippet.folders):\n\(block.text)")
+                    problems.append(
+                        "\(block): no snippet shows this block; add or fix a file in \(Snippet.folders):\n\(block.text)")
                 }
             case "skip-compile":
                 if !Self.skipped.contains(where: { $0.file == block.file && $0.firstLine == block.lines.first }) {
@@ -46,7 +47,9 @@ struct DocSnippetTests {
     @Test func everyListedSkipIsStillMarked() throws {
         let blocks = try DocBlock.all().filter { $0.attributes == "skip-compile" }
         for skip in Self.skipped {
-            #expect(blocks.contains { $0.file == skip.file && $0.lines.first == skip.firstLine }, "\(skip.file): \(skip.firstLine)")
+            #expect(
+                blocks.contains { $0.file == skip.file && $0.lines.first == skip.firstLine },
+                "\(skip.file): \(skip.firstLine)")
         }
     }
 
@@ -60,7 +63,8 @@ struct DocSnippetTests {
         let comment = DocBlock.swiftBlocks(in: ["```swift", "a", nil, "```swift", "b", "```"], file: "s.swift")
         #expect(comment.map(\.text) == ["b"])
         let one = try Snippet.parse(
-            file: "s.swift", source: "x\n// snippet.show\nimport A\n// snippet.hide\nfunc f() {\n    // snippet.show\n    g()\n    // snippet.hide\n}\n")
+            file: "s.swift",
+            source: "x\n// snippet.show\nimport A\n// snippet.hide\nfunc f() {\n    // snippet.show\n    g()\n    // snippet.hide\n}\n")
         #expect(one.map(\.text) == ["import A\ng()"])
         let two = try Snippet.parse(
             file: "s.swift", source: "x\n// snippet.begin: a\n// snippet.show\na()\n// snippet.begin: b\ny\n// snippet.show\nb()\n")
