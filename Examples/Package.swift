@@ -43,6 +43,22 @@ let package = Package(
                 .product(name: "DiarySDKConformance", package: "DiarySDK"),
             ]
         ),
+        // Every Swift block of README.md, docs/*.md and the SDK's doc comments, as code (DocSnippetTests checks that
+        // each block is the shown part of one of these files, and runs the guides' end-to-end ones).
+        .executableTarget(name: "DocSnippets", dependencies: [
+            .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+            .product(name: "DiarySDKInMemory", package: "DiarySDK"), .product(name: "DiarySDKHTTP", package: "DiarySDK"),
+            .product(name: "DiarySDKConformance", package: "DiarySDK"), "MeteredBackend",
+        ]),
+        .testTarget(
+            name: "DocSnippetTests",
+            dependencies: [
+                "DocSnippets",
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "DiarySDKInMemory", package: "DiarySDK"),
+                .product(name: "DiarySDKConformance", package: "DiarySDK"),
+            ]
+        ),
         // A custom backend (a metering decorator) and the conformance suite run on it.
         .target(name: "MeteredBackend", dependencies: [.product(name: "DiarySDK", package: "DiarySDK")]),
         .testTarget(

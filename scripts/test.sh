@@ -3,7 +3,8 @@
 # feeds, then a one-minute fuzz run of the feed parser), the reference server's unit tests and its PostgreSQL store
 # on a throwaway PostgreSQL 15 (started and stopped here), a check of the HTTP
 # conformance run against docs/openapi.yaml, and the example programs' (the diary CLI, its demo, the examples, an
-# app's view-model tests).
+# app's view-model tests, and the documentation's snippets: every Swift block of README.md, docs/*.md and the doc
+# comments compiled, the guides' end-to-end ones run).
 # Builds what the tests need first: the reference server and the examples; the benchmarks are only built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,5 +53,5 @@ else
   echo "==> Skipping the feed parser fuzz run (libFuzzer runs on Linux toolchains only)"
 fi
 
-echo "==> Running the example programs' tests"
+echo "==> Running the example programs' tests (with the documentation's snippets: DocSnippetTests)"
 swift test --package-path Examples

@@ -10,7 +10,7 @@ extension ConformanceSuite {
         var notifications: [DiaryNotification.ID]
         var unread: Int
 
-        init(of viewer: Actor, post: Post.ID) async throws {
+        init(of viewer: ConformanceUser, post: Post.ID) async throws {
             feed = try await viewer.sdk.posts.feed(page: .first()).items.map(\.id)
             commentCount = try await viewer.sdk.posts.post(post).commentCount
             comments = try await viewer.sdk.comments.comments(on: .post(post), page: .first()).items.map(\.comment.id)

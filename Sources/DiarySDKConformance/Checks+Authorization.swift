@@ -26,10 +26,10 @@ extension ConformanceSuite {
     /// The viewers of the matrix: the owner, a member of the owner's book, another user, a user the owner
     /// blocked, and a signed-out device.
     struct Viewers {
-        let owner: Actor
-        let member: Actor
-        let other: Actor
-        let blocked: Actor
+        let owner: ConformanceUser
+        let member: ConformanceUser
+        let other: ConformanceUser
+        let blocked: ConformanceUser
         let signedOut: DiaryRepositories
         let book: DiaryBook
 

@@ -73,12 +73,12 @@ enum BlogSyncFixtures {
     }
 
     /// A blog registered directly (no discovery) for a feed on the server.
-    static func registerDirectly(_ actor: Actor, _ server: LoopbackHTTPServer, _ path: String, title: String) async throws -> Blog {
+    static func registerDirectly(_ actor: ConformanceUser, _ server: LoopbackHTTPServer, _ path: String, title: String) async throws -> Blog {
         try await actor.sdk.blogs.register(BlogDraft(title: title, siteURL: server.url("/"), feedURL: server.url(path)))
     }
 
     /// Every post of `actor`, newest first.
-    static func posts(of actor: Actor) async throws -> [Post] {
+    static func posts(of actor: ConformanceUser) async throws -> [Post] {
         var all: [Post] = []
         for try await page in PageSequence(first: .first(size: 50), fetch: { try await actor.sdk.posts.posts(by: nil, page: $0) }) {
             all += page.items
@@ -87,7 +87,7 @@ enum BlogSyncFixtures {
     }
 
     /// A sync use case for `actor` with the real fetcher and a clock stopped at the suite's epoch.
-    static func sync(_ actor: Actor, fetcher: URLSessionFeedFetcher) -> BlogSync {
+    static func sync(_ actor: ConformanceUser, fetcher: URLSessionFeedFetcher) -> BlogSync {
         BlogSync(blogs: actor.sdk.blogs, fetcher: fetcher, clock: ManualClock(ConformanceSuite.epoch))
     }
 }

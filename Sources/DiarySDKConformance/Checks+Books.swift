@@ -3,7 +3,7 @@ import Foundation
 
 extension ConformanceSuite {
     /// A book owned by the first actor with the others joined by invite code, in order.
-    static func makeBook(_ owner: Actor, members: [Actor]) async throws -> DiaryBook {
+    static func makeBook(_ owner: ConformanceUser, members: [ConformanceUser]) async throws -> DiaryBook {
         let book = try await owner.sdk.books.createBook(.init(title: "Our book", coverColor: "#a0c4ff"))
         let code = try await owner.sdk.books.inviteCode(for: book.id)
         for member in members { _ = try await member.sdk.books.join(inviteCode: code.lowercased()) }
@@ -147,7 +147,7 @@ extension ConformanceSuite {
             let book = try await makeBook(alice, members: [bob, carol, dave])
             _ = try await alice.sdk.diaries.write(.init(body: "My turn", bookID: book.id))
             try expectEqual(try await alice.sdk.books.book(book.id).currentTurn, bob.id)
-            let turns = { (actor: Actor) in
+            let turns = { (actor: ConformanceUser) in
                 try await actor.sdk.notifications.notifications(page: .first()).items.filter { $0.kind == .yourTurn }
             }
             try expectEqual(try await turns(carol).count, 0)

@@ -7,7 +7,7 @@ extension ConformanceSuite {
     /// than it in the database has ended, which under a loaded test run, with other tests' migrations running, can
     /// take several seconds).
     static func changes(
-        of actor: Actor, during action: @Sendable () async throws -> Void, until done: @escaping @Sendable ([DiaryChange]) -> Bool
+        of actor: ConformanceUser, during action: @Sendable () async throws -> Void, until done: @escaping @Sendable ([DiaryChange]) -> Bool
     ) async throws -> [DiaryChange] {
         let stream = actor.sdk.changes.changes()
         let collector = Task { () -> [DiaryChange] in
@@ -31,7 +31,7 @@ extension ConformanceSuite {
 
     /// Whether `actor`'s change stream finishes within ten seconds of `action` (a generous bound: it ends at once
     /// locally, and within a second or two over HTTP).
-    static func streamEnds(of actor: Actor, after action: @Sendable () async throws -> Void) async throws -> Bool {
+    static func streamEnds(of actor: ConformanceUser, after action: @Sendable () async throws -> Void) async throws -> Bool {
         let stream = actor.sdk.changes.changes()
         let collector = Task { () -> Bool in
             for await _ in stream {}

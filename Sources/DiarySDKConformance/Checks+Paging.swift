@@ -3,7 +3,7 @@ import Foundation
 
 extension ConformanceSuite {
     /// Publishes `count` posts one second apart, returning their ids oldest first.
-    static func publish(_ count: Int, by actor: Actor, context: ConformanceContext, startingAt start: Date = epoch)
+    static func publish(_ count: Int, by actor: ConformanceUser, context: ConformanceContext, startingAt start: Date = epoch)
         async throws -> [Post.ID]
     {
         var ids: [Post.ID] = []

@@ -7,10 +7,32 @@ import Foundation
 /// signed-out devices that share its data, which is how a check acts as several users at once.
 ///
 /// ```swift
-/// struct MyHarness: ConformanceHarness {
-///     func makeWorld() async throws -> any ConformanceWorld { MyWorld(backend: try MyBackend(empty: true)) }
-/// }
+/// import DiarySDK
+/// import DiarySDKConformance
+/// import Foundation
+/// import Testing
 ///
+/// struct MyHarness: ConformanceHarness {
+///     struct World: ConformanceWorld {
+///         let clock: ManualClock            // the clock the backend reads, so the checks can move it
+///         let backend: MyBackend            // shared by every device of this world
+///
+///         func makeDevice() async throws -> DiaryRepositories { backend.newSignedOutDevice() }
+///         func setNow(_ date: Date) async throws { clock.set(date) }
+///         func shutdown() async throws { try await backend.destroy() }
+///     }
+///
+///     func makeWorld() async throws -> any ConformanceWorld {
+///         let clock = ManualClock()
+///         let backend = try MyBackend(clock: clock, identityTokenVerifier: ConformanceIdentityTokenVerifier())
+///         return World(clock: clock, backend: backend)
+///     }
+/// }
+/// ```
+///
+/// Then run every check on it:
+///
+/// ```swift
 /// @Test(arguments: ConformanceSuite.checks)
 /// func myBackendConforms(_ check: ConformanceCheck) async throws {
 ///     try await check.run(on: MyHarness())
@@ -81,7 +103,7 @@ public struct ConformanceCheck: Sendable, CustomStringConvertible {
 }
 
 /// A signed-in user in a check: their device and their account.
-public struct Actor: Sendable {
+public struct ConformanceUser: Sendable {
     /// The device's repositories.
     public let sdk: DiaryRepositories
     /// The user, as they see themself.
@@ -101,7 +123,7 @@ public struct ConformanceContext: Sendable {
     }
 
     /// Signs up `nickname` (email `<nickname>@example.com`, password ``ConformanceSuite/password``) on a new device.
-    public func user(_ nickname: String, timeZone: String? = nil) async throws -> Actor {
+    public func user(_ nickname: String, timeZone: String? = nil) async throws -> ConformanceUser {
         let sdk = try await device()
         var user = try await sdk.accounts.signUp(
             SignUpRequest(email: "\(nickname)@example.com", password: ConformanceSuite.password, nickname: nickname))
@@ -110,7 +132,7 @@ public struct ConformanceContext: Sendable {
             settings.timeZoneIdentifier = timeZone
             user = try await sdk.users.updateSettings(settings)
         }
-        return Actor(sdk: sdk, user: user)
+        return ConformanceUser(sdk: sdk, user: user)
     }
 
     /// Sets the backend's clock.

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// @Test(arguments: ConformanceSuite.checks)
-/// func conforms(_ check: ConformanceCheck) async throws {
+/// func myBackendConforms(_ check: ConformanceCheck) async throws {
 ///     try await check.run(on: MyHarness())
 /// }
 /// ```

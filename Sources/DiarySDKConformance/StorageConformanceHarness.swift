@@ -1,4 +1,4 @@
-@_spi(Storage) import DiarySDK
+@_spi(Engine) @_spi(Storage) import DiarySDK
 import Foundation
 
 /// Runs the conformance suite on a ``DiaryStorage`` of your own: every check drives a ``DiaryEngine`` over a fresh,

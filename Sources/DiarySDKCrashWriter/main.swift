@@ -7,8 +7,8 @@
 // Usage: DiarySDKCrashWriter <directory> [minimum-compaction-bytes] [max-writes]
 // Prints `ready <user id>` once open, `ack <id>` per write, `open-failed <code> <message>` when the store cannot be
 // opened (exit status 2), and `done` after `max-writes` writes and a clean close.
-import DiarySDK
-import DiarySDKFileStore
+@_spi(Engine) import DiarySDK
+@_spi(Engine) import DiarySDKFileStore
 import Foundation
 
 func emit(_ line: String) {

@@ -1,4 +1,4 @@
-@_spi(Storage) import DiarySDK
+@_spi(Engine) @_spi(Storage) import DiarySDK
 import Foundation
 
 /// The file-backed ``DiaryStorage``: the committed database in memory as a value, made durable by a write-ahead

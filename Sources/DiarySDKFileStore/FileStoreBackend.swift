@@ -1,4 +1,4 @@
-@_spi(Storage) import DiarySDK
+@_spi(Engine) @_spi(Storage) import DiarySDK
 import Foundation
 
 /// A complete backend that keeps its data as JSON files in a directory: the embedded default for apps that work
@@ -13,8 +13,10 @@ import Foundation
 /// ```swift
 /// let backend = try FileStoreBackend(configuration: .init(directory: FileStoreBackend.defaultDirectory))
 /// let sdk = backend.repositories
-/// _ = try await sdk.accounts.restoreSession()
-/// try await sdk.diaries.write(DiaryDraft(body: "Learned how fsync works today."))
+/// if try await sdk.accounts.restoreSession() == nil {
+///     _ = try await sdk.accounts.signUp(.init(email: "me@example.com", password: "correct horse", nickname: "me"))
+/// }
+/// _ = try await sdk.diaries.write(DiaryDraft(body: "Learned how fsync works today."))
 /// try await backend.close()
 /// ```
 public final class FileStoreBackend: Sendable {
@@ -130,6 +132,7 @@ public final class FileStoreBackend: Sendable {
     /// including ``DiaryEngine/createAccount(_:)`` and ``DiaryEngine/authenticate(_:)`` before anyone is signed in.
     /// - Parameter userID: The user, or `nil`.
     /// - Returns: The engine.
+    @_spi(Engine)
     public func engine(actingAs userID: User.ID?) -> DiaryEngine {
         DiaryEngine(
             store: store, environment: configuration.environment, configuration: configuration.engine, actingAs: userID)

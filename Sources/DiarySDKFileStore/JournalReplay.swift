@@ -1,4 +1,4 @@
-@_spi(Storage) import DiarySDK
+@_spi(Engine) @_spi(Storage) import DiarySDK
 import Foundation
 
 /// Replays journals in order on top of a snapshot, checking that their sequences run on without a gap: from the

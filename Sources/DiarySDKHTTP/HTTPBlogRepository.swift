@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Engine) import DiarySDK
 import Foundation
 
 /// Blogs over HTTP: `/v1/blogs`, `/v1/me/blogs`, `/v1/users/{id}/blogs`.

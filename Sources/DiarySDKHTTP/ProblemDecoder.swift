@@ -28,7 +28,7 @@ enum ProblemDecoder {
             retryAfter = RetryPolicy.retryAfter(header) ?? retryAfter
         }
         return DiaryError(
-            code, message, field: problem?.field, reason: problem?.reason.flatMap(DiaryError.Reason.init(rawValue:)),
+            code, message, field: problem?.field, reason: problem?.reason.map(DiaryError.Reason.init(rawValue:)),
             retryAfter: retryAfter, httpStatus: status)
     }
 

@@ -1,4 +1,4 @@
-@_spi(Storage) import DiarySDK
+@_spi(Engine) @_spi(Storage) import DiarySDK
 import Foundation
 
 /// A complete backend that keeps everything in memory: for previews, for demos, and as the unit-test fake of an
@@ -21,7 +21,7 @@ import Foundation
 ///     await model.save(text: "Hello")
 ///
 ///     #expect(model.errorMessage == "offline")
-///     #expect(backend.contents.diaries.isEmpty)
+///     #expect(try await backend.contents.diaries.isEmpty)
 /// }
 /// ```
 public final class InMemoryBackend: Sendable {
@@ -97,6 +97,7 @@ public final class InMemoryBackend: Sendable {
     /// including ``DiaryEngine/createAccount(_:)`` and ``DiaryEngine/authenticate(_:)`` before anyone is signed in.
     /// - Parameter userID: The user, or `nil`.
     /// - Returns: The engine.
+    @_spi(Engine)
     public func engine(actingAs userID: User.ID?) -> DiaryEngine {
         DiaryEngine(
             store: store, environment: configuration.environment, configuration: configuration.engine, actingAs: userID)

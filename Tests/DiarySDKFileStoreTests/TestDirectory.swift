@@ -1,8 +1,8 @@
-@_spi(Storage) import DiarySDK
+@_spi(Engine) @_spi(Storage) import DiarySDK
 import DiarySDKConformance
 import Foundation
 
-@testable import DiarySDKFileStore
+@_spi(Engine) @testable import DiarySDKFileStore
 
 /// A fresh directory under the system's temporary folder, removed by ``remove()``.
 struct TestDirectory: Sendable {

@@ -1,4 +1,4 @@
-@_spi(Storage) @testable import DiarySDK
+@_spi(Engine) @_spi(Storage) @testable import DiarySDK
 import DiarySDKConformance
 import Foundation
 import Testing

@@ -1,4 +1,4 @@
-@testable import DiarySDK
+@_spi(Engine) @testable import DiarySDK
 import DiarySDKConformance
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
-import DiarySDK
-import DiarySDKFileStore
+@_spi(Engine) import DiarySDK
+@_spi(Engine) import DiarySDKFileStore
 import Foundation
 
 /// The file store's side of each measurement, through the public API only.

@@ -1,6 +1,6 @@
-import DiarySDK
+@_spi(Engine) import DiarySDK
 import DiarySDKConformance
-import DiarySDKFileStore
+@_spi(Engine) import DiarySDKFileStore
 import Foundation
 import GRDB
 

@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Engine) import DiarySDK
 import Foundation
 
 extension MeteredRepositories: AccountRepository {
@@ -241,10 +241,12 @@ extension MeteredRepositories: BlogRepository {
         try await measure("blogs.blog") { try await base.blogs.blog(id) }
     }
 
+    @_spi(Engine)
     public func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog {
         try await measure("blogs.recordSync") { try await base.blogs.recordSync(id, state) }
     }
 
+    @_spi(Engine)
     public func importItem(_ item: ImportedItem, into id: Blog.ID) async throws -> ImportOutcome {
         try await measure("blogs.importItem") { try await base.blogs.importItem(item, into: id) }
     }

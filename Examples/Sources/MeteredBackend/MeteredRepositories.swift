@@ -8,7 +8,7 @@ import Foundation
 /// ```swift
 /// let meter = Meter()
 /// let sdk = MeteredRepositories.wrap(try FileStoreBackend(configuration: config).repositories, meter: meter)
-/// … use sdk …
+/// _ = try await sdk.accounts.restoreSession()   // … and every other call, counted and timed
 /// print(meter.report())
 /// ```
 public struct MeteredRepositories: Sendable {

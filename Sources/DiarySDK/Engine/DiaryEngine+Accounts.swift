@@ -6,6 +6,7 @@ extension DiaryEngine: AccountRepository {
     /// - Returns: The new user, as its owner sees it.
     /// - Throws: `.invalidInput` for a malformed field or an unknown time zone; `.conflict` when the email or
     ///   nickname (or a look-alike of it) is taken.
+    @_spi(Engine)
     public func createAccount(_ request: SignUpRequest) async throws -> User {
         let email = try Validation.email(request.email)
         let nickname = try Validation.nickname(request.nickname)
@@ -29,6 +30,7 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func signUp(_ request: SignUpRequest) async throws -> User {
         let user = try await createAccount(request)
         try await startSession(for: user.id)
@@ -36,6 +38,7 @@ extension DiaryEngine: AccountRepository {
         return user
     }
 
+    @_spi(Engine)
     public func signIn(_ credentials: Credentials) async throws -> User {
         let user = try await authenticate(credentials)
         try await startSession(for: user.id)
@@ -43,6 +46,7 @@ extension DiaryEngine: AccountRepository {
         return user
     }
 
+    @_spi(Engine)
     public func signOut() async throws {
         guard case .session(let context) = principal, let session = context.session else { return }
         let tokenHash = SHA256.hex(SHA256.hash(Array(session.accessToken.utf8)))
@@ -58,6 +62,7 @@ extension DiaryEngine: AccountRepository {
         context.authStates.signedOut(.userSignedOut)
     }
 
+    @_spi(Engine)
     public func withdraw() async throws {
         let userID = try requireUserID()
         try await write("accounts.withdraw") { transaction, actor in
@@ -69,6 +74,7 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func restoreSession() async throws -> User? {
         guard case .session(let context) = principal else {
             return try await currentUser()
@@ -88,6 +94,7 @@ extension DiaryEngine: AccountRepository {
         return user
     }
 
+    @_spi(Engine)
     public func authStates() -> AsyncStream<AuthStateChange> {
         switch principal {
         case .session(let context):
@@ -104,11 +111,13 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func currentUser() async throws -> User? {
         guard let id = try? requireUserID() else { return nil }
         return try await store.read("accounts.currentUser") { db in try await db.user(id) }
     }
 
+    @_spi(Engine)
     public func isNicknameAvailable(_ nickname: String) async throws -> Bool {
         let nickname = try Validation.nickname(nickname)
         return try await store.read("accounts.isNicknameAvailable") { db in
@@ -116,6 +125,7 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func isEmailAvailable(_ email: String) async throws -> Bool {
         let email = try Validation.email(email)
         return try await store.read("accounts.isEmailAvailable") { db in
@@ -123,6 +133,7 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func registerDeviceToken(_ token: DeviceToken) async throws {
         let trimmed = try Validation.text(token.token, field: "token", maximum: 4096)
         let registeredAt = now
@@ -152,6 +163,7 @@ extension DiaryEngine: AccountRepository {
     /// Tokens the user never registered are ignored.
     /// - Parameter tokens: The tokens, as registered.
     /// - Throws: `.unauthenticated` when no one is signed in.
+    @_spi(Engine)
     public func unregisterDeviceTokens(_ tokens: [String]) async throws {
         let trimmed = tokens.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         try await write("accounts.unregisterDeviceTokens") { transaction, actor in
@@ -162,6 +174,7 @@ extension DiaryEngine: AccountRepository {
         }
     }
 
+    @_spi(Engine)
     public func deviceTokens() async throws -> [DeviceToken] {
         try await read("accounts.deviceTokens") { db, viewer in
             try await db.rows(StorageSchema.devicesByUser, equalTo: viewer.id)
@@ -213,6 +226,7 @@ extension DiaryEngine: AccountRepository {
 }
 
 extension DiaryEngine: UserRepository {
+    @_spi(Engine)
     public func user(_ id: User.ID) async throws -> User {
         try await read("users.user") { db, viewer in
             guard try await AccessPolicy.canSee(user: id, viewer: viewer, in: db), let user = try await db.user(id)
@@ -221,6 +235,7 @@ extension DiaryEngine: UserRepository {
         }
     }
 
+    @_spi(Engine)
     public func updateProfile(_ edit: ProfileEdit) async throws -> User {
         let nickname = try edit.nickname.map(Validation.nickname)
         let bio = try edit.bio.map { try Validation.text($0, field: "bio", maximum: Validation.maximumBioLength, allowEmpty: true) }
@@ -243,6 +258,7 @@ extension DiaryEngine: UserRepository {
         return user
     }
 
+    @_spi(Engine)
     public func updateSettings(_ settings: UserSettings) async throws -> User {
         try Self.validate(timeZone: settings.timeZoneIdentifier, reminder: settings.dailyReminder)
         let user = try await write("users.updateSettings") { transaction, actor in
@@ -255,6 +271,7 @@ extension DiaryEngine: UserRepository {
         return user
     }
 
+    @_spi(Engine)
     public func editSettings(_ edit: SettingsEdit) async throws -> User {
         try Self.validate(timeZone: edit.timeZoneIdentifier, reminder: edit.dailyReminder)
         let user = try await write("users.editSettings") { transaction, actor in
@@ -277,6 +294,7 @@ extension DiaryEngine: UserRepository {
         }
     }
 
+    @_spi(Engine)
     public func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {
         let needle = try Validation.text(text, field: "text", maximum: Validation.maximumNicknameLength).lowercased()
         return try await read("users.searchUsers") { db, viewer in
@@ -299,6 +317,7 @@ extension DiaryEngine: UserRepository {
 }
 
 extension DiaryEngine: AttachmentRepository {
+    @_spi(Engine)
     public func upload(_ upload: AttachmentUpload) async throws -> ImageReference {
         let contentType = upload.contentType.lowercased().trimmingCharacters(in: .whitespaces)
         guard !upload.data.isEmpty else {
@@ -326,6 +345,7 @@ extension DiaryEngine: AttachmentRepository {
         return attachment.reference
     }
 
+    @_spi(Engine)
     public func data(for id: Attachment.ID) async throws -> Data {
         try await read("attachments.data") { db, viewer in
             guard let attachment = try await db.attachment(id),

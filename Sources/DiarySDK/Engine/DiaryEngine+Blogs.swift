@@ -1,6 +1,7 @@
 import Foundation
 
 extension DiaryEngine: BlogRepository {
+    @_spi(Engine)
     public func register(_ draft: BlogDraft) async throws -> Blog {
         let title = try Validation.text(draft.title, field: "title", maximum: Validation.maximumTitleLength)
         try Validation.webURL(draft.siteURL, field: "siteURL")
@@ -22,6 +23,7 @@ extension DiaryEngine: BlogRepository {
         }
     }
 
+    @_spi(Engine)
     public func updateBlog(_ id: Blog.ID, _ edit: BlogEdit) async throws -> Blog {
         let title = try edit.title.map { try Validation.text($0, field: "title", maximum: Validation.maximumTitleLength) }
         if let url = edit.siteURL { try Validation.webURL(url, field: "siteURL") }
@@ -39,6 +41,7 @@ extension DiaryEngine: BlogRepository {
         }
     }
 
+    @_spi(Engine)
     public func deleteBlog(_ id: Blog.ID) async throws {
         try await write("blogs.deleteBlog", joining: id) { transaction, actor in
             let blog = try await Self.ownBlog(id, actor: actor, in: transaction)
@@ -54,6 +57,7 @@ extension DiaryEngine: BlogRepository {
         }
     }
 
+    @_spi(Engine)
     public func setPrimary(_ id: Blog.ID) async throws -> Blog {
         try await write("blogs.setPrimary", joining: id) { transaction, actor in
             var blog = try await Self.ownBlog(id, actor: actor, in: transaction)
@@ -65,6 +69,7 @@ extension DiaryEngine: BlogRepository {
         }
     }
 
+    @_spi(Engine)
     public func blogs(of userID: User.ID?) async throws -> [Blog] {
         try await read("blogs.blogs") { db, viewer in
             let owner = userID ?? viewer.id
@@ -77,6 +82,7 @@ extension DiaryEngine: BlogRepository {
         }
     }
 
+    @_spi(Engine)
     public func blog(_ id: Blog.ID) async throws -> Blog {
         try await read("blogs.blog") { db, viewer in
             guard let blog = try await db.blog(id),
@@ -88,6 +94,7 @@ extension DiaryEngine: BlogRepository {
         }
     }
 
+    @_spi(Engine)
     public func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog {
         try await write("blogs.recordSync", joining: id, state) { transaction, actor in
             var blog = try await Self.ownBlog(id, actor: actor, in: transaction)
@@ -97,6 +104,7 @@ extension DiaryEngine: BlogRepository {
         }
     }
 
+    @_spi(Engine)
     public func importItem(_ item: ImportedItem, into id: Blog.ID) async throws -> ImportOutcome {
         let prepared = Self.prepared(item)
         let now = self.now

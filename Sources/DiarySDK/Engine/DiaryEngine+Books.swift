@@ -1,6 +1,7 @@
 import Foundation
 
 extension DiaryEngine: BookRepository {
+    @_spi(Engine)
     public func createBook(_ draft: BookDraft) async throws -> DiaryBook {
         let title = try Validation.text(draft.title, field: "title", maximum: Validation.maximumTitleLength)
         let color = try Validation.color(draft.coverColor)
@@ -18,6 +19,7 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func updateBook(_ id: DiaryBook.ID, _ edit: BookEdit) async throws -> DiaryBook {
         let title = try edit.title.map { try Validation.text($0, field: "title", maximum: Validation.maximumTitleLength) }
         let color = try edit.coverColor.map(Validation.color)
@@ -34,6 +36,7 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func deleteBook(_ id: DiaryBook.ID) async throws {
         try await write("books.deleteBook", joining: id) { transaction, actor in
             let book = try await Self.memberBook(id, actor: actor, in: transaction)
@@ -42,10 +45,12 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func book(_ id: DiaryBook.ID) async throws -> DiaryBook {
         try await read("books.book") { db, viewer in try await Self.memberBook(id, actor: viewer, in: db) }
     }
 
+    @_spi(Engine)
     public func books(page: PageRequest) async throws -> Page<DiaryBook> {
         try await read("books.books") { db, viewer in
             var books: [DiaryBook] = []
@@ -57,6 +62,7 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func inviteCode(for id: DiaryBook.ID) async throws -> String {
         let candidates = (0..<8).map { _ in Self.makeInviteCode() }
         return try await write("books.inviteCode", joining: id) { transaction, actor in
@@ -68,6 +74,7 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func rotateInviteCode(for id: DiaryBook.ID) async throws -> String {
         let candidates = (0..<8).map { _ in Self.makeInviteCode() }
         return try await write("books.rotateInviteCode", joining: id) { transaction, actor in
@@ -81,6 +88,7 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func join(inviteCode: String) async throws -> DiaryBook {
         let code = try Validation.text(inviteCode, field: "inviteCode", maximum: 32).uppercased()
         let now = self.now
@@ -106,6 +114,7 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func leave(_ id: DiaryBook.ID) async throws {
         try await write("books.leave", joining: id) { transaction, actor in
             _ = try await Self.memberBook(id, actor: actor, in: transaction)
@@ -113,6 +122,7 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func removeMember(_ userID: User.ID, from id: DiaryBook.ID) async throws {
         try await write("books.removeMember", joining: userID, id) { transaction, actor in
             let book = try await Self.memberBook(id, actor: actor, in: transaction)
@@ -127,6 +137,7 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func members(of id: DiaryBook.ID) async throws -> [BookMember] {
         try await read("books.members") { db, viewer in
             _ = try await Self.memberBook(id, actor: viewer, in: db)
@@ -139,6 +150,7 @@ extension DiaryEngine: BookRepository {
         }
     }
 
+    @_spi(Engine)
     public func nudge(_ id: DiaryBook.ID) async throws {
         try await write("books.nudge", joining: id) { transaction, actor in
             let book = try await Self.memberBook(id, actor: actor, in: transaction)

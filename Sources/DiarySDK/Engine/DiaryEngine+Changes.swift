@@ -4,6 +4,7 @@ extension DiaryEngine: ChangeFeed {
     /// Changes the signed-in user may see, for as long as the session that opened the stream lasts: the stream
     /// finishes when that session signs out, when the account is deleted, or when another user signs in on the
     /// device (and at once when no one is signed in).
+    @_spi(Engine)
     public func changes() -> AsyncStream<DiaryChange> {
         let committed = store.committedChanges()
         let (stream, continuation) = AsyncStream<DiaryChange>.makeStream(bufferingPolicy: .bufferingNewest(1024))

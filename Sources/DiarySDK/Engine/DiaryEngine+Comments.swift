@@ -1,6 +1,7 @@
 import Foundation
 
 extension DiaryEngine: CommentRepository {
+    @_spi(Engine)
     public func addComment(_ draft: CommentDraft) async throws -> Comment {
         let body = try Validation.text(draft.body, field: "body", maximum: Validation.maximumCommentLength)
         let mood = try Validation.mood(draft.mood)
@@ -52,6 +53,7 @@ extension DiaryEngine: CommentRepository {
         }
     }
 
+    @_spi(Engine)
     public func editComment(_ id: Comment.ID, body: String, mood: Mood?) async throws -> Comment {
         let body = try Validation.text(body, field: "body", maximum: Validation.maximumCommentLength)
         let mood = try Validation.mood(mood)
@@ -69,6 +71,7 @@ extension DiaryEngine: CommentRepository {
         }
     }
 
+    @_spi(Engine)
     public func deleteComment(_ id: Comment.ID) async throws {
         try await write("comments.deleteComment", joining: id) { transaction, actor in
             let comment = try await Self.visibleComment(id, viewer: actor, in: transaction)
@@ -84,6 +87,7 @@ extension DiaryEngine: CommentRepository {
         }
     }
 
+    @_spi(Engine)
     public func comments(on target: CommentTarget, page: PageRequest) async throws -> Page<CommentThread> {
         try await read("comments.comments") { db, viewer in
             guard try await AccessPolicy.canSee(target: target, viewer: viewer, in: db) else {

@@ -1,6 +1,7 @@
 import Foundation
 
 extension DiaryEngine: DiaryRepository {
+    @_spi(Engine)
     public func write(_ draft: DiaryDraft) async throws -> Diary {
         let body = try Validation.text(draft.body, field: "body", maximum: Validation.maximumBodyLength)
         let title = try Validation.text(draft.title, field: "title", maximum: Validation.maximumTitleLength, allowEmpty: true)
@@ -31,6 +32,7 @@ extension DiaryEngine: DiaryRepository {
         }
     }
 
+    @_spi(Engine)
     public func edit(_ id: Diary.ID, _ edit: DiaryEdit) async throws -> Diary {
         let body = try edit.body.map { try Validation.text($0, field: "body", maximum: Validation.maximumBodyLength) }
         let title = try edit.title.map {
@@ -59,6 +61,7 @@ extension DiaryEngine: DiaryRepository {
         }
     }
 
+    @_spi(Engine)
     public func delete(_ id: Diary.ID) async throws {
         let now = self.now
         try await write("diaries.delete", joining: id) { transaction, actor in
@@ -85,18 +88,22 @@ extension DiaryEngine: DiaryRepository {
         }
     }
 
+    @_spi(Engine)
     public func setHidden(_ id: Diary.ID, _ isHidden: Bool) async throws -> Diary {
         try await updateOwn(id, operation: "diaries.setHidden", value: isHidden) { $0.isHidden = isHidden }
     }
 
+    @_spi(Engine)
     public func setFavourite(_ id: Diary.ID, _ isFavourite: Bool) async throws -> Diary {
         try await updateOwn(id, operation: "diaries.setFavourite", value: isFavourite) { $0.isFavourite = isFavourite }
     }
 
+    @_spi(Engine)
     public func entry(_ id: Diary.ID) async throws -> Diary {
         try await read("diaries.entry") { db, viewer in try await Self.visibleDiary(id, viewer: viewer, in: db) }
     }
 
+    @_spi(Engine)
     public func entries(_ query: DiaryQuery, page: PageRequest) async throws -> Page<Diary> {
         try await read("diaries.entries") { db, viewer in
             let tag = query.tag?.lowercased()
@@ -142,6 +149,7 @@ extension DiaryEngine: DiaryRepository {
         }
     }
 
+    @_spi(Engine)
     public func calendar(_ month: YearMonth, of userID: User.ID?) async throws -> MonthCalendar {
         try await read("diaries.calendar") { db, viewer in
             let owner = userID ?? viewer.id
@@ -187,6 +195,7 @@ extension DiaryEngine: DiaryRepository {
         }
     }
 
+    @_spi(Engine)
     public func streak(of userID: User.ID?) async throws -> Streak {
         let now = self.now
         return try await read("diaries.streak") { db, viewer in

@@ -1,6 +1,7 @@
 import Foundation
 
 extension DiaryEngine: PostRepository {
+    @_spi(Engine)
     public func publish(_ draft: PostDraft) async throws -> Post {
         let title = try Validation.text(draft.title, field: "title", maximum: Validation.maximumTitleLength)
         let body = try Validation.text(draft.body, field: "body", maximum: Validation.maximumBodyLength)
@@ -20,6 +21,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func share(_ diaryID: Diary.ID, isAnonymous: Bool) async throws -> Post {
         let now = self.now
         let id: Post.ID = newID()
@@ -66,6 +68,7 @@ extension DiaryEngine: PostRepository {
         return copies
     }
 
+    @_spi(Engine)
     public func edit(_ id: Post.ID, _ edit: PostEdit) async throws -> Post {
         let title = try edit.title.map { try Validation.text($0, field: "title", maximum: Validation.maximumTitleLength) }
         let body = try edit.body.map { try Validation.text($0, field: "body", maximum: Validation.maximumBodyLength) }
@@ -86,6 +89,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func delete(_ id: Post.ID) async throws {
         try await write("posts.delete", joining: id) { transaction, actor in
             _ = try await Self.ownPost(id, actor: actor, in: transaction)
@@ -93,6 +97,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func post(_ id: Post.ID) async throws -> Post {
         try await read("posts.post") { db, viewer in
             let post = try await Self.visiblePost(id, viewer: viewer, in: db)
@@ -100,6 +105,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func feed(page: PageRequest) async throws -> Page<Post> {
         try await read("posts.feed") { db, viewer in
             // The store leaves out what the viewer may not see: a page reads one page of the listing (and its count
@@ -116,6 +122,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func posts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
         try await read("posts.posts", prefetching: userID.map { [.user($0)] } ?? []) { db, viewer in
             let author = userID ?? viewer.id
@@ -137,6 +144,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func posts(by userID: User.ID?, on day: LocalDate) async throws -> [Post] {
         try await read("posts.postsOnDay", prefetching: userID.map { [.user($0)] } ?? []) { db, viewer in
             let author = userID ?? viewer.id
@@ -154,6 +162,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User> {
         try await read("posts.likers") { db, viewer in
             let post = try await Self.visiblePost(id, viewer: viewer, in: db)
@@ -172,6 +181,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
         let words = SearchText.words(of: search.text)
         let tags = try Validation.tags(search.tags).map { $0.lowercased() }
@@ -191,6 +201,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func like(_ id: Post.ID) async throws -> Post {
         let now = self.now
         return try await write("posts.like", joining: id) { transaction, actor in
@@ -202,6 +213,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func unlike(_ id: Post.ID) async throws -> Post {
         try await write("posts.unlike", joining: id) { transaction, actor in
             let post = try await Self.visiblePost(id, viewer: actor, in: transaction)
@@ -210,6 +222,7 @@ extension DiaryEngine: PostRepository {
         }
     }
 
+    @_spi(Engine)
     public func likedPosts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
         try await read("posts.likedPosts") { db, viewer in
             let liker = userID ?? viewer.id

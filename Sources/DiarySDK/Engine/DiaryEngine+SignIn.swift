@@ -6,6 +6,7 @@ extension DiaryEngine {
     /// - Returns: The user, as its owner sees it. An identity token for an unknown subject creates the account, in
     ///   the device's time zone.
     /// - Throws: `.unauthenticated` for wrong credentials.
+    @_spi(Engine)
     public func authenticate(_ credentials: Credentials) async throws -> User {
         try await authenticate(credentials, timeZoneIdentifier: nil)
     }
@@ -25,6 +26,7 @@ extension DiaryEngine {
     /// - Returns: The user, as its owner sees it.
     /// - Throws: `.unauthenticated` for wrong credentials; `.invalidInput` on `timeZoneIdentifier` for an unknown
     ///   zone with an identity token (a password sign-in ignores the zone).
+    @_spi(Engine)
     public func authenticate(_ credentials: Credentials, timeZoneIdentifier: String?) async throws -> User {
         switch credentials {
         case .password(let email, let password):

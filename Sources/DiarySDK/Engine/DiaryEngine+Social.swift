@@ -1,6 +1,7 @@
 import Foundation
 
 extension DiaryEngine: SocialRepository {
+    @_spi(Engine)
     public func follow(_ userID: User.ID) async throws {
         let now = self.now
         try await write("social.follow", joining: userID) { transaction, actor in
@@ -16,12 +17,14 @@ extension DiaryEngine: SocialRepository {
         }
     }
 
+    @_spi(Engine)
     public func unfollow(_ userID: User.ID) async throws {
         try await write("social.unfollow", joining: userID) { transaction, actor in
             try await transaction.remove(.follow(actor.id, userID))
         }
     }
 
+    @_spi(Engine)
     public func followers(of userID: User.ID, page: PageRequest) async throws -> Page<User> {
         try await read("social.followers") { db, viewer in
             try await Self.userList(of: userID, viewer: viewer, in: db, page: page) {
@@ -30,6 +33,7 @@ extension DiaryEngine: SocialRepository {
         }
     }
 
+    @_spi(Engine)
     public func following(of userID: User.ID, page: PageRequest) async throws -> Page<User> {
         try await read("social.following") { db, viewer in
             try await Self.userList(of: userID, viewer: viewer, in: db, page: page) {
@@ -38,6 +42,7 @@ extension DiaryEngine: SocialRepository {
         }
     }
 
+    @_spi(Engine)
     public func relationship(with userID: User.ID) async throws -> Relationship {
         try await read("social.relationship") { db, viewer in
             guard try await db.contains(.user(userID)), try await !db.contains(.block(userID, viewer.id)) else {
@@ -50,6 +55,7 @@ extension DiaryEngine: SocialRepository {
         }
     }
 
+    @_spi(Engine)
     public func block(_ userID: User.ID) async throws {
         let now = self.now
         try await write("social.block", joining: userID) { transaction, actor in
@@ -61,12 +67,14 @@ extension DiaryEngine: SocialRepository {
         }
     }
 
+    @_spi(Engine)
     public func unblock(_ userID: User.ID) async throws {
         try await write("social.unblock", joining: userID) { transaction, actor in
             try await transaction.remove(.block(actor.id, userID))
         }
     }
 
+    @_spi(Engine)
     public func blockAuthor(of content: AuthoredContent) async throws {
         let now = self.now
         try await write("social.blockAuthor", joining: content) { transaction, actor in
@@ -102,6 +110,7 @@ extension DiaryEngine: SocialRepository {
         }
     }
 
+    @_spi(Engine)
     public func unblockAnonymousAuthors() async throws -> Int {
         try await write("social.unblockAnonymousAuthors", joining: "all") { transaction, actor in
             let hidden = try await transaction.rows(StorageSchema.anonymousBlocksByBlocker, equalTo: actor.id).map(\.to)
@@ -110,6 +119,7 @@ extension DiaryEngine: SocialRepository {
         }
     }
 
+    @_spi(Engine)
     public func blockedUsers(page: PageRequest) async throws -> Page<User> {
         try await read("social.blockedUsers") { db, viewer in
             var edges: [(EdgeRecord, User)] = []
@@ -120,6 +130,7 @@ extension DiaryEngine: SocialRepository {
         }
     }
 
+    @_spi(Engine)
     public func report(_ target: ReportTarget, reason: ReportReason, detail: String) async throws -> Report {
         let detail = try Validation.text(
             detail, field: "detail", maximum: Validation.maximumReportDetailLength, allowEmpty: reason != .other)
@@ -197,6 +208,7 @@ extension DiaryEngine: SocialRepository {
 }
 
 extension DiaryEngine: NotificationRepository {
+    @_spi(Engine)
     public func notifications(page: PageRequest) async throws -> Page<DiaryNotification> {
         try await read("notifications.notifications") { db, viewer in
             let records = try await Self.visibleNotifications(for: viewer, in: db)
@@ -215,12 +227,14 @@ extension DiaryEngine: NotificationRepository {
         }
     }
 
+    @_spi(Engine)
     public func unreadCount() async throws -> Int {
         try await read("notifications.unreadCount") { db, viewer in
             try await Self.visibleNotifications(for: viewer, in: db).count { !$0.isRead }
         }
     }
 
+    @_spi(Engine)
     public func markRead(_ id: DiaryNotification.ID) async throws {
         try await write("notifications.markRead", joining: id) { transaction, actor in
             guard var record = try await transaction.notification(id), record.recipientID == actor.id else {
@@ -231,6 +245,7 @@ extension DiaryEngine: NotificationRepository {
         }
     }
 
+    @_spi(Engine)
     public func markAllRead() async throws {
         try await write("notifications.markAllRead") { transaction, actor in
             for var record in try await transaction.rows(StorageSchema.notificationsByRecipient, equalTo: actor.id)

@@ -3,7 +3,8 @@ import Foundation
 /// The one implementation of every repository protocol over a local store: all rules run here.
 ///
 /// You do not create an engine yourself: a backend hands you one, bound to a session (`InMemoryBackend`,
-/// `FileStoreBackend`), or bound to one user for a server request (`FileStoreBackend.repositories(actingAs:)`).
+/// `FileStoreBackend`), or bound to one user for a server request (`@_spi(Engine)`: `FileStoreBackend.engine(actingAs:)`,
+/// `InMemoryBackend.engine(actingAs:)`).
 /// Because the in-memory store, the file store and the reference server all run this engine, a rule holds for
 /// every backend or for none.
 public final class DiaryEngine: Sendable {
@@ -76,6 +77,7 @@ public final class DiaryEngine: Sendable {
     }
 
     /// The repositories this engine implements, as a bundle.
+    @_spi(Engine)
     public var repositories: DiaryRepositories {
         DiaryRepositories(
             accounts: self, users: self, attachments: self, diaries: self, books: self, posts: self, comments: self,

@@ -131,6 +131,7 @@ public struct BlogEdit: Hashable, Sendable, Codable {
 }
 
 /// One feed item to import as a post of the blog's owner.
+@_spi(Engine)
 public struct ImportedItem: Hashable, Sendable, Codable {
     /// The item's GUID / id.
     public var guid: String?
@@ -232,6 +233,7 @@ public struct ImportItemResult: Hashable, Sendable, Codable {
 }
 
 /// What importing one item did.
+@_spi(Engine)
 public enum ImportOutcome: String, Hashable, Sendable, Codable {
     /// A new post was created.
     case created

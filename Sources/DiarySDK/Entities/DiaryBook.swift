@@ -54,7 +54,8 @@ public struct DiaryBook: Identifiable, Hashable, Sendable, Codable {
     }
 }
 
-/// A sticker placed on a book cover or an entry, at a position relative to its size (0…1).
+/// A sticker placed on a diary book's cover (``DiaryBook/stickers``), at a position relative to the cover's size
+/// (0…1). Only books carry stickers: a diary entry (``Diary``) has none.
 public struct Sticker: Hashable, Sendable, Codable {
     /// The sticker's name in the app's sticker set.
     public var name: String

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     try await sdk.diaries.write(DiaryDraft(body: text))
+///     _ = try await sdk.diaries.write(DiaryDraft(body: text))
 /// } catch let error as DiaryError where error.code == .invalidInput {
 ///     form.highlight(error.field, reason: error.reason)
 /// }
@@ -48,22 +48,39 @@ public struct DiaryError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code(rawValue: "cancelled")
     }
 
-    /// Why an input was rejected.
-    public enum Reason: String, Hashable, Sendable, Codable {
+    /// Why an input was rejected, stable across versions and on the wire (`"blank"`, `"too_long"`, …).
+    ///
+    /// A struct with static members rather than an enum (as ``Code`` is, and as postgres-nio's `PSQLError.Code` and
+    /// swift-nio's `IOError` codes are), so a later release can add a reason without breaking a caller's `switch`:
+    /// match the reasons you handle and give the rest a `default`. A reason this version does not know (sent by a
+    /// newer server) keeps its wire name in ``rawValue``.
+    public struct Reason: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+        /// The wire name.
+        public var rawValue: String
+
+        /// Creates a reason from its wire name.
+        /// - Parameter rawValue: The wire name, such as `"too_long"`.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The wire name.
+        public var description: String { rawValue }
+
         /// Empty or only whitespace.
-        case blank
+        public static let blank = Reason(rawValue: "blank")
         /// Longer than allowed.
-        case tooLong = "too_long"
+        public static let tooLong = Reason(rawValue: "too_long")
         /// Shorter than allowed.
-        case tooShort = "too_short"
+        public static let tooShort = Reason(rawValue: "too_short")
         /// More items than allowed (images, tags).
-        case tooMany = "too_many"
+        public static let tooMany = Reason(rawValue: "too_many")
         /// Not in the required form (email, nickname, colour, URL).
-        case invalidFormat = "invalid_format"
+        public static let invalidFormat = Reason(rawValue: "invalid_format")
         /// Refers to something that cannot be used here.
-        case invalidReference = "invalid_reference"
+        public static let invalidReference = Reason(rawValue: "invalid_reference")
         /// Not allowed in this combination.
-        case notAllowed = "not_allowed"
+        public static let notAllowed = Reason(rawValue: "not_allowed")
     }
 
     /// The category.

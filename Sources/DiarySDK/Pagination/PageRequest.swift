@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// var request = PageRequest.first(size: 20)
-/// let page = try await sdk.posts.feed(request)
+/// let page = try await sdk.posts.feed(page: request)
 /// if let next = page.nextRequest { request = next }
 /// ```
 public struct PageRequest: Hashable, Sendable, Codable {

@@ -132,8 +132,10 @@ public protocol BlogRepository: Sendable {
     /// One blog.
     func blog(_ id: Blog.ID) async throws -> Blog
     /// Records the outcome of a sync.
+    @_spi(Engine)
     func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog
     /// Imports one feed item as a post of the blog's owner, deduplicating by GUID and then by link.
+    @_spi(Engine)
     func importItem(_ item: ImportedItem, into id: Blog.ID) async throws -> ImportOutcome
     /// Imports up to ``ImportedItem/maximumBatchSize`` items at once (one request over HTTP, one transaction on the
     /// built-in backends), as ``importItem(_:into:)`` does each.

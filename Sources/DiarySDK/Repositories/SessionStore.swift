@@ -7,8 +7,16 @@ import Foundation
 ///
 /// ```swift
 /// struct KeychainSessionStore: SessionStore {
-///     func load() async throws -> StoredSession? { /* SecItemCopyMatching, decode JSON */ }
-///     func save(_ session: StoredSession?) async throws { /* SecItemAdd / SecItemDelete */ }
+///     let item: any KeychainItem   // your wrapper of SecItemCopyMatching / SecItemAdd / SecItemDelete
+///
+///     func load() async throws -> StoredSession? {
+///         guard let data = try item.read() else { return nil }
+///         return try JSONDecoder().decode(StoredSession.self, from: data)
+///     }
+///
+///     func save(_ session: StoredSession?) async throws {
+///         if let session { try item.write(JSONEncoder().encode(session)) } else { try item.delete() }
+///     }
 /// }
 /// ```
 public protocol SessionStore: Sendable {

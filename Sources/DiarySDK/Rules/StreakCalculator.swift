@@ -1,6 +1,7 @@
 import Foundation
 
 /// Counts writing streaks from the days that have content.
+@_spi(Engine)
 public enum StreakCalculator {
     /// The current and longest streak.
     ///

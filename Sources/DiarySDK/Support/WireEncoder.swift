@@ -14,6 +14,7 @@ extension WireJSON {
     /// - Parameter value: The value.
     /// - Returns: What `JSONEncoder.diary()` returns.
     /// - Throws: What `JSONEncoder.diary()` throws.
+    @_spi(Engine)
     public static func encode<Value: Encodable>(_ value: Value) throws -> Data {
         if let data = try? fastEncode(value) { return data }
         return try JSONEncoder.diary().encode(value)

@@ -9,6 +9,7 @@ import Foundation
 /// decoder than `JSONDecoder` on Linux). Anything it does not handle the way `JSONDecoder` would (a missing key, an
 /// unusual number form, a repeated or escaped key, a value of the wrong type) makes it give up, and
 /// `JSONDecoder.diary()` decodes the document instead, so values and errors are always exactly `JSONDecoder`'s.
+@_spi(Engine)
 public enum WireJSON {
     /// Decodes a value of the SDK's wire format.
     /// - Parameters:

@@ -1,5 +1,5 @@
 @_spi(Storage) import DiaryPostgres
-@_spi(Storage) import DiarySDK
+@_spi(Engine) @_spi(Storage) import DiarySDK
 import Foundation
 import Logging
 

@@ -1,5 +1,5 @@
-@_spi(Storage) import DiarySDK
-import DiarySDKFileStore
+@_spi(Engine) @_spi(Storage) import DiarySDK
+@_spi(Engine) import DiarySDKFileStore
 import DiarySDKInMemory
 import Foundation
 

@@ -1,5 +1,5 @@
-import DiarySDK
-import DiarySDKInMemory
+@_spi(Engine) import DiarySDK
+@_spi(Engine) import DiarySDKInMemory
 import Foundation
 
 /// Where a world keeps its data: anything that hands out the SDK's engine acting as a user.

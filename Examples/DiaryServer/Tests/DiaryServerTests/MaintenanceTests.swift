@@ -1,5 +1,5 @@
 @_spi(Storage) import DiaryPostgres
-import DiarySDK
+@_spi(Engine) import DiarySDK
 import Foundation
 import Testing
 
