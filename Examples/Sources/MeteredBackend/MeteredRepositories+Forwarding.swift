@@ -251,6 +251,7 @@ extension MeteredRepositories: BlogRepository {
         try await measure("blogs.importItem") { try await base.blogs.importItem(item, into: id) }
     }
 
+    @_spi(Engine)
     public func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult] {
         try await measure("blogs.importItems") { try await base.blogs.importItems(items, into: id) }
     }

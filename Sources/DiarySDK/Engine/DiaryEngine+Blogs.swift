@@ -118,6 +118,7 @@ extension DiaryEngine: BlogRepository {
     /// Imports a batch in one transaction: every item's outcome, in order, or nothing when the batch fails (a blog
     /// that is not the user's, storage). An item later in the batch sees the posts created before it, so a feed that
     /// repeats an item imports it once.
+    @_spi(Engine)
     public func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult] {
         try ImportedItem.checkBatch(items)
         guard !items.isEmpty else { return [] }

@@ -167,6 +167,7 @@ public struct ImportedItem: Hashable, Sendable, Codable {
     }
 }
 
+@_spi(Engine)
 extension ImportedItem {
     /// The most items ``BlogRepository/importItems(_:into:)`` takes in one call (one request over HTTP).
     public static let maximumBatchSize = 100
@@ -183,6 +184,7 @@ extension ImportedItem {
 }
 
 /// What importing one item of a batch did: its outcome, or why that item alone was refused.
+@_spi(Engine)
 public struct ImportItemResult: Hashable, Sendable, Codable {
     /// Why one item was refused.
     public struct Failure: Hashable, Sendable, Codable {

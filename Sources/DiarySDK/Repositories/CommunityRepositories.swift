@@ -141,6 +141,7 @@ public protocol BlogRepository: Sendable {
     /// built-in backends), as ``importItem(_:into:)`` does each.
     /// - Returns: Each item's result, in order.
     /// - Throws: `.invalidInput` on `items` for a batch over the limit; as ``importItem(_:into:)`` for the blog.
+    @_spi(Engine)
     func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult]
 }
 
@@ -149,6 +150,7 @@ public protocol BlogRepository: Sendable {
 extension BlogRepository {
     /// Imports the items one by one with ``importItem(_:into:)``, so a repository written before batches existed
     /// keeps working; an item refused as `.invalidInput` gets a failure result and the others go on.
+    @_spi(Engine)
     public func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult] {
         try ImportedItem.checkBatch(items)
         var results: [ImportItemResult] = []
