@@ -136,3 +136,13 @@ func meteredRepositoriesExample(config: FileStoreBackend.Configuration) async th
     print(meter.report())
     // snippet.hide
 }
+
+// snippet.begin: Sources/DiarySDKFileStore/FileStoreSalvage.swift
+func fileStoreSalvageExample(url: URL) async throws {
+    // snippet.show
+    let salvage = try FileStoreSalvage(directory: url)
+    if let damage = salvage.report.damage { print("read up to the damage: \(damage)") }
+    let entries = try await salvage.repositories.diaries.entries(DiaryQuery(includeHidden: true), page: .first())
+    // snippet.hide
+    print("\(entries.items.count) entries readable")
+}

@@ -132,3 +132,16 @@ struct KeychainSessionStore: SessionStore {
     }
 }
 // snippet.hide
+
+// snippet.begin: Sources/DiarySDK/Repositories/AccountRepository.swift
+enum ExampleScreen { case signIn, home }
+
+func authStatesExample(sdk: DiaryRepositories) async -> ExampleScreen {
+    var screen = ExampleScreen.signIn
+    // snippet.show
+    for await change in sdk.accounts.authStates() {
+        screen = change.state.user == nil ? .signIn : .home
+    }
+    // snippet.hide
+    return screen
+}
