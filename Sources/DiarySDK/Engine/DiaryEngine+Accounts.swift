@@ -261,23 +261,23 @@ extension DiaryEngine: UserRepository {
     @_spi(Engine)
     public func updateSettings(_ settings: UserSettings) async throws -> User {
         try Self.validate(timeZone: settings.timeZoneIdentifier, reminder: settings.dailyReminder)
-        let user = try await write("users.updateSettings") { transaction, actor in
-            guard var user = try await transaction.user(actor.id) else { throw DiaryError.notSignedIn }
-            user.settings = settings
-            try await transaction.put(.user(user))
-            return user
-        }
-        sessionAuthStates?.profileUpdated(user)
-        return user
+        return try await writeSettings("users.updateSettings") { _ in settings }
     }
 
     @_spi(Engine)
     public func editSettings(_ edit: SettingsEdit) async throws -> User {
         try Self.validate(timeZone: edit.timeZoneIdentifier, reminder: edit.dailyReminder)
-        let user = try await write("users.editSettings") { transaction, actor in
+        // Applied to the settings as the write reads them, so a concurrent edit of another setting stays.
+        return try await writeSettings("users.editSettings") { edit.applied(to: $0 ?? UserSettings()) }
+    }
+
+    /// Replaces the signed-in user's settings with what `change` makes of them, inside one write.
+    private func writeSettings(
+        _ operation: String, _ change: @escaping @Sendable (UserSettings?) -> UserSettings
+    ) async throws -> User {
+        let user = try await write(operation) { transaction, actor in
             guard var user = try await transaction.user(actor.id) else { throw DiaryError.notSignedIn }
-            // Applied to the settings as this transaction reads them, so a concurrent edit of another setting stays.
-            user.settings = edit.applied(to: user.settings ?? UserSettings())
+            user.settings = change(user.settings)
             try await transaction.put(.user(user))
             return user
         }
