@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Engine) import DiarySDK
 import Foundation
 
 /// The behavioural suite every backend must pass: one list of checks, written once against the repository

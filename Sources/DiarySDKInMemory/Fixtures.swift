@@ -1,4 +1,4 @@
-@_spi(Storage) import DiarySDK
+@_spi(Engine) @_spi(Storage) import DiarySDK
 import Foundation
 
 /// Builders for every entity, used inside ``InMemoryBackend/seed(_:)`` to set up a test's world in one step.

@@ -1,4 +1,4 @@
-import DiarySDK
+@_spi(Engine) import DiarySDK
 import DiarySDKConformance
 import Foundation
 

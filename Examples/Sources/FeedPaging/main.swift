@@ -4,12 +4,12 @@ import DiarySDK
 import DiarySDKInMemory
 import Foundation
 
-let clock = ManualClock(WireDate.date(from: "2026-03-01T09:00:00Z")!)
+let clock = ManualClock(ISO8601DateFormatter().date(from: "2026-03-01T09:00:00Z")!)
 let backend = InMemoryBackend(configuration: .init(clock: clock))
 let author = backend.seed { fixtures in
     let author = fixtures.user("sally")
     for index in 1...23 {
-        fixtures.post(by: author, title: "Post \(index)", at: WireDate.date(from: "2026-03-01T09:00:00Z")!.addingTimeInterval(Double(index) * 60))
+        fixtures.post(by: author, title: "Post \(index)", at: ISO8601DateFormatter().date(from: "2026-03-01T09:00:00Z")!.addingTimeInterval(Double(index) * 60))
     }
     return author
 }

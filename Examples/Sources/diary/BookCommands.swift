@@ -1,5 +1,5 @@
 import ArgumentParser
-import DiarySDK
+@_spi(Engine) import DiarySDK
 
 struct BookCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import ArgumentParser
-import DiarySDK
+@_spi(Engine) import DiarySDK
 import DiarySDKFileStore
 import Foundation
 

@@ -8,7 +8,7 @@ import Testing
 @MainActor
 @Suite("Mood calendar screen")
 struct MoodCalendarViewModelTests {
-    let clock = ManualClock(WireDate.date(from: "2026-03-10T12:00:00Z")!)
+    let clock = ManualClock(ISO8601DateFormatter().date(from: "2026-03-10T12:00:00Z")!)
     let backend: InMemoryBackend
     let alice: User
 

@@ -4,6 +4,7 @@ import Foundation
 ///
 /// Every date the SDK produces is aligned to whole microseconds (see ``DiaryClock``), so encoding and decoding a
 /// date gives back the identical `Date`. The conversion is arithmetic (no `DateFormatter`), so it is fast on Linux.
+@_spi(Engine)
 public enum WireDate {
     /// Rounds a date to whole microseconds since 1970, the precision of the wire format.
     /// - Parameter date: Any date.
