@@ -15,9 +15,14 @@ struct PostgresIdempotencyRecordsTests {
     /// Counts how often work ran; each run answers a body of its own, so a replay is told from a second run.
     final class Runs: Sendable {
         private let counter = Protected(0)
+        private let starts = Protected(0)
+        /// How many runs finished.
         var count: Int { counter.current }
+        /// How many runs began (after their attempt claimed the key).
+        var started: Int { starts.current }
         func work(status: Int = 201, bytes: Int = 0, delay: Duration = .zero) -> @Sendable () async -> StoredResponse {
-            { [counter] in
+            { [counter, starts] in
+                starts.withLock { $0 += 1 }
                 try? await Task.sleep(for: delay)
                 let run = counter.withLock { count -> Int in
                     count += 1
@@ -198,7 +203,10 @@ struct PostgresIdempotencyRecordsTests {
             let records = try await Self.records(schema.instances[0], configuration)
             let runs = Runs()
             let first = Task { try await records.run(key: "k", fingerprint: "f", runs.work(delay: .seconds(3))) }
-            try await Task.sleep(for: .milliseconds(100))
+            // Until the first attempt holds the key (a fixed pause lost the race on a loaded machine: the retry
+            // claimed the key first and ran the work itself).
+            for _ in 0..<1000 where runs.started == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(runs.started == 1)
             let error = await #expect(throws: DiaryError.self) {
                 try await records.run(key: "k", fingerprint: "f", runs.work())
             }
