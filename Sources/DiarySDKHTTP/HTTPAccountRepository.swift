@@ -32,26 +32,25 @@ struct HTTPAccountRepository: AccountRepository {
         }
         var request = try client.request("POST", "/v1/auth/sign-out", json: SignOutBody(deviceTokens: tokens))
         request.deduplicate = false
+        await client.sessions.beginUserSignOut()
         _ = try? await client.send(request)
-        try await client.sessions.replace(with: nil)
-        client.sessions.authStates.signedOut(.userSignedOut)
+        try await client.sessions.replace(with: nil, announcing: .signedOut(.userSignedOut))
     }
 
     func withdraw() async throws {
         _ = try await client.send(HTTPRequest("DELETE", "/v1/me"))
-        try await client.sessions.replace(with: nil)
-        client.sessions.authStates.signedOut(.accountWithdrawn)
+        try await client.sessions.replace(with: nil, announcing: .signedOut(.accountWithdrawn))
     }
 
     func restoreSession() async throws -> User? {
         guard try await client.sessions.current() != nil else { return nil }
+        let generation = await client.sessions.currentGeneration
         do {
             let user = try await client.send(HTTPRequest("GET", "/v1/me"), as: User.self)
-            client.sessions.authStates.signedIn(user)
+            await client.sessions.announceRestored(user, generation: generation)
             return user
         } catch let error as DiaryError where error.code == .unauthenticated {
-            try await client.sessions.replace(with: nil)
-            client.sessions.authStates.signedOut(.sessionExpired)
+            try await client.sessions.replace(with: nil, announcing: .signedOut(.sessionExpired))
             return nil
         }
     }
@@ -96,8 +95,7 @@ struct HTTPAccountRepository: AccountRepository {
     /// not undo the sign-in).
     private func start(_ reply: AuthReply) async throws -> User {
         guard let user = reply.user else { throw DiaryError(.server, "the server's sign-in answer has no user") }
-        try await client.sessions.replace(with: reply.session(userID: user.id))
-        client.sessions.authStates.signedIn(user)
+        try await client.sessions.replace(with: reply.session(userID: user.id), announcing: .signedIn(user))
         if let deviceToken = client.configuration.deviceToken {
             try? await registerDeviceToken(deviceToken)
         }

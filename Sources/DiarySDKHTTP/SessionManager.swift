@@ -20,6 +20,8 @@ actor SessionManager {
     private var loaded = false
     private var generation = 0
     private var refreshTask: Task<StoredSession, any Error>?
+    /// Set while the user signs out (``beginUserSignOut()``): a refresh refused meanwhile is part of that sign-out.
+    private var isUserSigningOut = false
     /// The device's auth state and its subscribers: a refresh announces new tokens, and a refused one the end of the
     /// session, here; the account calls announce the rest.
     nonisolated let authStates = AuthStateBroadcaster()
@@ -41,13 +43,35 @@ actor SessionManager {
         return session
     }
 
-    /// Replaces the session (sign-in) or clears it (sign-out), ending any refresh in flight.
-    func replace(with newSession: StoredSession?) async throws {
+    /// Replaces the session (sign-in) or clears it (sign-out), ending any refresh in flight, and announces the change
+    /// of who is signed in (if any) in the same step, before the store is written: the auth-state stream follows
+    /// the session's changes in the order they happen on this actor.
+    func replace(
+        with newSession: StoredSession?, announcing announcement: AuthStateBroadcaster.Announcement? = nil
+    ) async throws {
         generation += 1
         refreshTask = nil
         loaded = true
+        isUserSigningOut = false
         session = newSession
+        if let announcement { authStates.announce(announcement) }
         try await store.save(newSession)
+    }
+
+    /// Notes that the user is signing out, so that a refresh the server refuses on the way says the user signed out
+    /// rather than that the session expired.
+    func beginUserSignOut() {
+        isUserSigningOut = true
+    }
+
+    /// The number of sign-ins and sign-outs so far, to announce a restored session only if none came meanwhile.
+    var currentGeneration: Int { generation }
+
+    /// Announces a restored session, unless the session was replaced since `started` (a sign-out while the profile
+    /// was fetched).
+    func announceRestored(_ user: User, generation started: Int) {
+        guard generation == started, session != nil else { return }
+        authStates.signedIn(user)
     }
 
     /// Notes a push token registered in the current session, so sign-out unregisters it.
@@ -132,7 +156,6 @@ actor SessionManager {
 
     private func signOutAfterFailedRefresh(generation started: Int) async throws {
         guard generation == started else { return }
-        try await replace(with: nil)
-        authStates.signedOut(.sessionExpired)
+        try await replace(with: nil, announcing: .signedOut(isUserSigningOut ? .userSignedOut : .sessionExpired))
     }
 }

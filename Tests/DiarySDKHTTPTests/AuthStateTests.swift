@@ -59,8 +59,23 @@ struct AuthStateTests {
         let states = AuthStates(fixture.sdk)
         #expect(try await fixture.sdk.accounts.restoreSession() == nil)
         #expect(try await fixture.sdk.accounts.currentUser() == nil)
-        #expect(try await states.events(atLeast: 1) == [.initial])
-        #expect(states.states == [.signedOut], "the device never counted itself signed in")
+        // A later sign-in is the next thing the stream says: nothing came between.
+        let user = try await fixture.sdk.accounts.signIn(.password(email: "alice@example.com", password: "correct horse battery"))
+        #expect(try await states.events(atLeast: 2) == [.initial, .signedIn])
+        #expect(states.states == [.signedOut, .signedIn(user)], "the device never counted itself signed in before")
+    }
+
+    @Test func signingOutWhileTheServerRefusesTheRefreshSaysTheUserSignedOut() async throws {
+        let fixture = try await ServerFixture.make()
+        _ = try #require(try await fixture.sdk.accounts.restoreSession())
+        let states = AuthStates(fixture.sdk)
+        let token = try #require(try await fixture.store.load()).accessToken
+        try await fixture.control.send("POST", "/v1/auth/sign-out", token: token)
+        try await fixture.control.send("POST", "/v1/_test/expire-access-tokens")
+        // The sign-out request refreshes first, and the server refuses: the user still asked to sign out.
+        try await fixture.sdk.accounts.signOut()
+        #expect(try await states.events(atLeast: 2) == [.initial, .signedOut(.userSignedOut)])
+        #expect(try await fixture.store.load() == nil)
     }
 
     @Test(.enabled(if: PostgresReferenceServer.shouldRun))

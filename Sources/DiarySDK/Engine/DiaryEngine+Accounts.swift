@@ -33,16 +33,14 @@ extension DiaryEngine: AccountRepository {
     @_spi(Engine)
     public func signUp(_ request: SignUpRequest) async throws -> User {
         let user = try await createAccount(request)
-        try await startSession(for: user.id)
-        sessionAuthStates?.signedIn(user)
+        try await startSession(for: user)
         return user
     }
 
     @_spi(Engine)
     public func signIn(_ credentials: Credentials) async throws -> User {
         let user = try await authenticate(credentials)
-        try await startSession(for: user.id)
-        sessionAuthStates?.signedIn(user)
+        try await startSession(for: user)
         return user
     }
 
@@ -58,8 +56,7 @@ extension DiaryEngine: AccountRepository {
                 try await transaction.remove(.device(session.userID, token))
             }
         }
-        try await context.set(nil)
-        context.authStates.signedOut(.userSignedOut)
+        try await context.set(nil, announcing: .signedOut(.userSignedOut))
     }
 
     @_spi(Engine)
@@ -69,8 +66,7 @@ extension DiaryEngine: AccountRepository {
             try await self.deleteAccount(actor.id, in: transaction)
         }
         if case .session(let context) = principal, context.userID == userID {
-            try await context.set(nil)
-            context.authStates.signedOut(.accountWithdrawn)
+            try await context.set(nil, announcing: .signedOut(.accountWithdrawn))
         }
     }
 
@@ -85,12 +81,7 @@ extension DiaryEngine: AccountRepository {
             guard let session = try await db.session(tokenHash), session.userID == stored.userID else { return nil }
             return try await db.user(session.userID)
         }
-        try await context.set(user == nil ? nil : stored)
-        if let user {
-            context.authStates.signedIn(user)
-        } else {
-            context.authStates.signedOut(.sessionExpired)
-        }
+        try await context.set(user == nil ? nil : stored, announcing: user.map { .signedIn($0) } ?? .signedOut(.sessionExpired))
         return user
     }
 
@@ -103,8 +94,10 @@ extension DiaryEngine: AccountRepository {
             // Acting as one user for good: the state never changes, so the stream only says who it is.
             return AsyncStream { continuation in
                 let task = Task {
-                    let user = try? await self.currentUser()
-                    continuation.yield(AuthStateChange(event: .initial, state: user.map(AuthState.signedIn) ?? .signedOut))
+                    if let user = try? await self.currentUser() {
+                        continuation.yield(AuthStateChange(event: .initial, state: .signedIn(user)))
+                    }
+                    continuation.finish()
                 }
                 continuation.onTermination = { _ in task.cancel() }
             }
@@ -184,21 +177,29 @@ extension DiaryEngine: AccountRepository {
 
     // MARK: - Helpers
 
-    /// The auth states of the device's session; `nil` for an engine acting as a fixed user.
-    private var sessionAuthStates: AuthStateBroadcaster? {
-        guard case .session(let context) = principal else { return nil }
-        return context.authStates
+    /// Publishes the signed-in user's profile as it is now committed, after an edit through this engine: read back
+    /// and published one edit at a time, so the stream ends on the newest profile whichever edit's caller resumes
+    /// first.
+    private func announceProfile(of userID: User.ID) async {
+        guard case .session(let context) = principal, context.userID == userID else { return }
+        _ = try? await context.profileAnnouncements.run {
+            guard let latest = try await self.store.read("accounts.profileAfterEdit", { try await $0.user(userID) }) else {
+                return
+            }
+            context.authStates.profileUpdated(latest)
+        }
     }
 
-    private func startSession(for userID: User.ID) async throws {
+    private func startSession(for user: User) async throws {
         guard case .session(let context) = principal else { return }
+        let userID = user.id
         let token = SHA256.hex(Self.randomBytes(32))
         let record = SessionRecord(
             tokenHash: SHA256.hex(SHA256.hash(Array(token.utf8))), userID: userID, createdAt: now)
         try await store.write("accounts.startSession") { transaction in
             try await transaction.put(.session(record))
         }
-        try await context.set(StoredSession(userID: userID, accessToken: token))
+        try await context.set(StoredSession(userID: userID, accessToken: token), announcing: .signedIn(user))
     }
 
     /// Checks that an email and a nickname (or a look-alike of it) belong to nobody but `userID`.
@@ -254,7 +255,7 @@ extension DiaryEngine: UserRepository {
             if let replacedAvatar { try await Self.removeUnreferencedAttachments([replacedAvatar], in: transaction) }
             return user
         }
-        sessionAuthStates?.profileUpdated(user)
+        await announceProfile(of: user.id)
         return user
     }
 
@@ -281,7 +282,7 @@ extension DiaryEngine: UserRepository {
             try await transaction.put(.user(user))
             return user
         }
-        sessionAuthStates?.profileUpdated(user)
+        await announceProfile(of: user.id)
         return user
     }
 

@@ -159,14 +159,16 @@ extension DiaryEngine: DiaryRepository {
             let key = AuthorMonth(authorID: owner, month: month)
             // One slot per day of the month, indexed by the day: no hashing per row, and the days come out in order.
             var days = [MonthCalendar.Day?](repeating: nil, count: 31)
-            var moodTimes = [Date?](repeating: nil, count: 31)
+            // The mood of a day is that of its latest entry with one; among entries written at the same instant, the
+            // one with the greatest id, so the answer does not depend on the order the store hands rows over.
+            var moodTimes = [(Date, UUID)?](repeating: nil, count: 31)
             func count(_ diary: Diary) {
                 let slot = diary.day.day - 1
                 var day = days[slot] ?? .init(date: diary.day, mood: nil, entryCount: 0, postCount: 0)
                 day.entryCount += 1
-                if let mood = diary.mood, moodTimes[slot].map({ diary.createdAt > $0 }) ?? true {
+                if let mood = diary.mood, Self.isLater(diary, than: moodTimes[slot]) {
                     day.mood = mood
-                    moodTimes[slot] = diary.createdAt
+                    moodTimes[slot] = (diary.createdAt, diary.id.rawValue)
                 }
                 days[slot] = day
             }
@@ -227,6 +229,14 @@ extension DiaryEngine: DiaryRepository {
     // MARK: - Helpers
 
     /// Whether an entry counts on a calendar or streak `viewer` sees: not hidden, not deleted, and visible to them.
+    /// Whether an entry was written after the one marked by `mark` (its time and id); at the same instant, whether
+    /// its id sorts after (compared as text only then, which is rare).
+    private static func isLater(_ diary: Diary, than mark: (Date, UUID)?) -> Bool {
+        guard let mark else { return true }
+        if diary.createdAt != mark.0 { return diary.createdAt > mark.0 }
+        return diary.id.rawValue.uuidString > mark.1.uuidString
+    }
+
     static func countsForCalendar(_ diary: Diary, viewer: Viewer, in db: any StorageReader) async throws -> Bool {
         guard !diary.isHidden && diary.deletedAt == nil else { return false }
         return try await AccessPolicy.canSee(diary, viewer: viewer, in: db)

@@ -239,6 +239,9 @@ package final class SessionContext: Sendable {
     package let store: any SessionStore
     /// The session's auth state and its subscribers (``AccountRepository/authStates()``).
     package let authStates = AuthStateBroadcaster()
+    /// Serialises reading the user back after a profile edit and publishing it, so the last publication is of the
+    /// newest committed profile whatever order the edits' callers resume in.
+    package let profileAnnouncements = WriterQueue()
 
     package init(store: any SessionStore) {
         self.store = store
@@ -247,9 +250,12 @@ package final class SessionContext: Sendable {
     package var userID: User.ID? { state.current.session?.userID }
     package var session: StoredSession? { state.current.session }
 
-    package func set(_ session: StoredSession?) async throws {
+    /// Replaces the session, and announces the change of who is signed in (if any) in the same step, so the
+    /// auth-state stream follows the session's changes in the order they happen.
+    package func set(_ session: StoredSession?, announcing announcement: AuthStateBroadcaster.Announcement? = nil) async throws {
         let ended = state.withLock { state -> [Watcher] in
             state.session = session
+            if let announcement { authStates.announce(announcement) }
             let ended = state.watchers.filter { $0.value.accessToken != session?.accessToken }
             for id in ended.keys { state.watchers[id] = nil }
             return Array(ended.values)

@@ -65,10 +65,29 @@ package final class AuthStateBroadcaster: Sendable {
         var subscribers: [UUID: AsyncStream<AuthStateChange>.Continuation] = [:]
     }
 
+    /// A change of who is signed in, announced by whoever holds the session at the moment it swaps the session, so
+    /// that the stream and the session never disagree.
+    package enum Announcement: Sendable {
+        case signedIn(User)
+        case signedOut(AuthStateChange.SignOutReason)
+    }
+
     private let state = Locked(State())
 
     /// A broadcaster for a signed-out device.
     package init() {}
+
+    deinit {
+        for subscriber in state.current.subscribers.values { subscriber.finish() }
+    }
+
+    /// Publishes an announcement (see ``signedIn(_:)`` and ``signedOut(_:)``).
+    package func announce(_ announcement: Announcement) {
+        switch announcement {
+        case .signedIn(let user): signedIn(user)
+        case .signedOut(let reason): signedOut(reason)
+        }
+    }
 
     /// The state as last published.
     package var current: AuthState { state.current.current }
@@ -97,9 +116,10 @@ package final class AuthStateBroadcaster: Sendable {
         publish(.signedOut(reason), .signedOut) { $0 != .signedOut }
     }
 
-    /// Publishes ``AuthStateChange/Event/profileUpdated`` when `user` is the one signed in.
+    /// Publishes ``AuthStateChange/Event/profileUpdated`` when `user` is the one signed in and differs from the
+    /// state as last published.
     package func profileUpdated(_ user: User) {
-        publish(.profileUpdated, .signedIn(user)) { $0.user?.id == user.id }
+        publish(.profileUpdated, .signedIn(user)) { $0.user?.id == user.id && $0.user != user }
     }
 
     /// Publishes ``AuthStateChange/Event/tokenRefreshed`` with the current state, when someone is signed in.

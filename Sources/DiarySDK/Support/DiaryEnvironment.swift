@@ -2,7 +2,8 @@ import Foundation
 
 /// Where the SDK reads the current time. Inject a ``ManualClock`` in tests for deterministic results.
 ///
-/// Implementations return microsecond-aligned dates (``WireDate/normalized(_:)``) so dates round-trip the wire exactly.
+/// Implementations return dates aligned to whole microseconds (the wire format's precision) so that dates round-trip
+/// the wire exactly; ``SystemClock`` and ``ManualClock`` do.
 public protocol DiaryClock: Sendable {
     /// The current instant.
     func now() -> Date

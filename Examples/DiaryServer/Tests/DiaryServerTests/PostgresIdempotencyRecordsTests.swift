@@ -225,7 +225,9 @@ struct PostgresIdempotencyRecordsTests {
             let two = try await Self.records(schema.instances[1], configuration)
             let runs = Runs()
             async let first = one.run(key: "k", fingerprint: "f", runs.work(delay: .seconds(4)))
-            try await Task.sleep(for: .milliseconds(100))
+            // Until the first attempt holds the key (see the longest-wait check).
+            for _ in 0..<1000 where runs.started == 0 { try await Task.sleep(for: .milliseconds(10)) }
+            try #require(runs.started == 1)
             async let second = two.run(key: "k", fingerprint: "f", runs.work(delay: .seconds(4)))
             let (a, b) = try await (first, second)
             #expect(runs.count == 1, "the work outlived staleAfter twice over and still ran once")
