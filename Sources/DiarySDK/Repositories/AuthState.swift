@@ -89,9 +89,6 @@ package final class AuthStateBroadcaster: Sendable {
         }
     }
 
-    /// The state as last published.
-    package var current: AuthState { state.current.current }
-
     /// A new stream: the current state, then every change until the stream is dropped.
     package func subscribe() -> AsyncStream<AuthStateChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: AuthStateChange.self, bufferingPolicy: .unbounded)
