@@ -12,7 +12,8 @@ extension ConformanceSuite {
         let stream = actor.sdk.changes.changes()
         let collector = Task { () -> [DiaryChange] in
             var seen: [DiaryChange] = []
-            for await change in stream {
+            for await event in stream {
+                guard let change = event.change else { continue }
                 seen.append(change)
                 if done(seen) { break }
             }

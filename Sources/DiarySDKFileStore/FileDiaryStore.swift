@@ -64,13 +64,17 @@ final class FileDiaryStore: DiaryStorage {
     /// Attachment writes and the start of forced compactions, off the cooperative pool.
     let fileQueue = DispatchQueue(label: "DiarySDKFileStore.files")
     let compactionQueue = DispatchQueue(label: "DiarySDKFileStore.compaction", qos: .utility)
-    private let hub = ChangeHub()
+    /// The change log of this open: positions from an earlier open are answered with `trimmed`.
+    private let changeLog: ChangeLog
     /// Serialises writers, compaction starts and closing; readers never take it.
     let writers = WriterQueue()
 
     /// Opens (or creates) the store in a directory: lock, migrate, load, recover. See ``open(directory:io:now:)``.
-    init(directory: String, io: any FileIO, minimumCompactionBytes: Int, now: Date) throws {
+    init(
+        directory: String, io: any FileIO, minimumCompactionBytes: Int, now: Date, changeLogRetention: Int = 1_000
+    ) throws {
         let opened = try Self.open(directory: directory, io: io, now: now)
+        self.changeLog = ChangeLog(retention: changeLogRetention)
         self.directory = directory
         self.io = io
         self.minimumCompactionBytes = minimumCompactionBytes
@@ -143,8 +147,8 @@ final class FileDiaryStore: DiaryStorage {
         }
     }
 
-    func committedChanges() -> AsyncStream<[StoreMutation]> {
-        hub.subscribe()
+    func committedChanges(after position: ChangePosition?) -> AsyncStream<ChangeLogEvent> {
+        changeLog.subscribe(after: position)
     }
 
     // MARK: - Writing
@@ -177,7 +181,7 @@ final class FileDiaryStore: DiaryStorage {
             state.textIndexBacklog?.append(contentsOf: outcome.mutations)
             return startCompactionIfDue(&state)
         }
-        hub.publish(outcome.mutations)
+        changeLog.append(outcome.mutations)
         // Enqueued before ``writers`` is released, so whoever then waits on the compaction queue (``compactNow()``,
         // ``close()``, both of which queue on ``writers`` first) finds the compaction already queued.
         if let compaction { compactionQueue.async { _ = self.compact(compaction) } }
@@ -322,7 +326,7 @@ final class FileDiaryStore: DiaryStorage {
         }
         io.close(descriptor)
         io.close(lockDescriptor)
-        hub.finish()
+        changeLog.finish()
         if let failure { throw (failure as? FileIOError)?.diaryError ?? failure }
     }
 }

@@ -31,6 +31,10 @@ public final class FileStoreBackend: Sendable {
         /// The smallest journal size, in bytes, that triggers a compaction into a new snapshot. The journal may
         /// grow to the size of the last snapshot before compacting, whichever is larger.
         public var minimumCompactionBytes: Int
+        /// How many committed transactions the change log keeps in memory for change streams that resume after a
+        /// position (``ChangeFeed/changes(_:after:)``). The log starts empty at each open: a position saved before
+        /// the store was last opened is answered with ``ChangeEvent/reloadRequired(_:)``.
+        public var changeLogRetention: Int
 
         /// Creates a configuration.
         /// - Parameters:
@@ -40,15 +44,18 @@ public final class FileStoreBackend: Sendable {
         ///   - defaultTimeZone: The zone for users without one; the device's by default.
         ///   - engine: Engine settings (100,000 PBKDF2 iterations by default).
         ///   - minimumCompactionBytes: The journal size that triggers compaction; 4 MiB by default.
+        ///   - changeLogRetention: How many committed transactions change streams can resume across; 1,000 by
+        ///     default.
         public init(
             directory: URL, clock: any DiaryClock = SystemClock(), ids: any IDGenerator = RandomIDGenerator(),
             defaultTimeZone: TimeZone = .current, engine: DiaryEngine.Configuration = .init(),
-            minimumCompactionBytes: Int = 4 << 20
+            minimumCompactionBytes: Int = 4 << 20, changeLogRetention: Int = 1_000
         ) {
             self.directory = directory
             self.environment = DiaryEnvironment(clock: clock, ids: ids, defaultTimeZone: defaultTimeZone)
             self.engine = engine
             self.minimumCompactionBytes = minimumCompactionBytes
+            self.changeLogRetention = changeLogRetention
         }
     }
 
@@ -78,7 +85,7 @@ public final class FileStoreBackend: Sendable {
         let directory = configuration.directory.standardizedFileURL.path
         self.store = try FileDiaryStore(
             directory: directory, io: io, minimumCompactionBytes: max(1, configuration.minimumCompactionBytes),
-            now: configuration.environment.clock.now())
+            now: configuration.environment.clock.now(), changeLogRetention: configuration.changeLogRetention)
         self.defaultSessionStore =
             sessionStore ?? FileSessionStore(fileURL: URL(fileURLWithPath: directory + "/" + StoreFiles.session))
     }

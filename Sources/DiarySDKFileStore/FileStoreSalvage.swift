@@ -213,9 +213,12 @@ private final class SalvagedStorage: DiaryStorage {
         }
     }
 
-    func committedChanges() -> AsyncStream<[StoreMutation]> {
-        AsyncStream { $0.finish() }
+    func committedChanges(after position: ChangePosition?) -> AsyncStream<ChangeLogEvent> {
+        // Nothing is ever committed to a salvaged store: its log stays at its start, and a stream of it stays open.
+        log.subscribe(after: position)
     }
+
+    private let log = ChangeLog(retention: 1)
 }
 
 /// A session store that reads another and never writes to it.

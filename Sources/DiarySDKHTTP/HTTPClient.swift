@@ -126,9 +126,12 @@ final class HTTPClient: Sendable {
     }
 
     /// The request for a long-lived stream: no request timeout of its own (the server sends keep-alive comments).
-    func streamRequest(path: String, token: String) throws -> URLRequest {
-        var request = try makeURLRequest(HTTPRequest("GET", path), token: token)
+    func streamRequest(
+        path: String, query: [(String, String)] = [], token: String, lastEventID: ChangePosition? = nil
+    ) throws -> URLRequest {
+        var request = try makeURLRequest(HTTPRequest("GET", path, query: query), token: token)
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
+        if let lastEventID { request.setValue(lastEventID.rawValue, forHTTPHeaderField: "Last-Event-ID") }
         request.timeoutInterval = max(configuration.timeout, 3600)
         return request
     }

@@ -31,6 +31,9 @@ public final class InMemoryBackend: Sendable {
         public var environment: DiaryEnvironment
         /// Engine settings; password hashing is cheap by default here, since nothing is persisted.
         public var engine: DiaryEngine.Configuration
+        /// How many committed transactions the change log keeps for change streams that resume after a position
+        /// (``ChangeFeed/changes(_:after:)``); older positions are answered with ``ChangeEvent/reloadRequired(_:)``.
+        public var changeLogRetention: Int
 
         /// Creates a configuration.
         /// - Parameters:
@@ -38,19 +41,22 @@ public final class InMemoryBackend: Sendable {
         ///   - ids: The id generator; random by default.
         ///   - defaultTimeZone: The zone for users without one; UTC by default, so tests do not depend on the machine.
         ///   - engine: Engine settings (1,000 PBKDF2 iterations by default).
+        ///   - changeLogRetention: How many committed transactions change streams can resume across; 1,000 by
+        ///     default.
         public init(
             clock: any DiaryClock = SystemClock(), ids: any IDGenerator = RandomIDGenerator(),
             defaultTimeZone: TimeZone = TimeZone(identifier: "UTC")!,
-            engine: DiaryEngine.Configuration = .init(passwordHashIterations: 1_000)
+            engine: DiaryEngine.Configuration = .init(passwordHashIterations: 1_000), changeLogRetention: Int = 1_000
         ) {
             self.environment = DiaryEnvironment(clock: clock, ids: ids, defaultTimeZone: defaultTimeZone)
             self.engine = engine
+            self.changeLogRetention = changeLogRetention
         }
     }
 
     /// The configuration it was created with.
     public let configuration: Configuration
-    let store = InMemoryDiaryStore()
+    let store: InMemoryDiaryStore
     private let defaultSessionStore: any SessionStore
 
     /// Creates an empty backend.
@@ -59,6 +65,7 @@ public final class InMemoryBackend: Sendable {
     ///   - sessionStore: Where ``repositories``' session is kept; in memory by default.
     public init(configuration: Configuration = .init(), sessionStore: any SessionStore = InMemorySessionStore()) {
         self.configuration = configuration
+        self.store = InMemoryDiaryStore(changeLogRetention: configuration.changeLogRetention)
         self.defaultSessionStore = sessionStore
         self.defaultRepositories = Locked(nil)
     }

@@ -25,7 +25,12 @@ final class InMemoryDiaryStore: DiaryStorage {
     private let faults = Locked<[Fault]>([])
     private let latency = Locked<TimeInterval>(0)
     private let log = Locked<[String]>([])
-    private let hub = ChangeHub()
+    private let changeLog: ChangeLog
+
+    /// An empty store whose change log keeps the last `changeLogRetention` transactions.
+    init(changeLogRetention: Int = 1_000) {
+        changeLog = ChangeLog(retention: changeLogRetention)
+    }
 
     func read<Result: Sendable>(
         _ operation: String, _ body: @Sendable (any StorageReader) async throws -> Result
@@ -52,7 +57,7 @@ final class InMemoryDiaryStore: DiaryStorage {
                 }
                 state.generation += 1
             }
-            hub.publish(outcome.mutations)
+            changeLog.append(outcome.mutations)
             if !outcome.removedBlobs.isEmpty {
                 blobs.withLock { stored in for id in outcome.removedBlobs { stored[id] = nil } }
             }
@@ -70,8 +75,8 @@ final class InMemoryDiaryStore: DiaryStorage {
         return data
     }
 
-    func committedChanges() -> AsyncStream<[StoreMutation]> {
-        hub.subscribe()
+    func committedChanges(after position: ChangePosition?) -> AsyncStream<ChangeLogEvent> {
+        changeLog.subscribe(after: position)
     }
 
     // MARK: - Test controls
@@ -127,7 +132,7 @@ final class InMemoryDiaryStore: DiaryStorage {
                 return before == record ? nil : StoreMutation(before: before, after: record)
             }
         }
-        hub.publish(mutations)
+        changeLog.append(mutations)
     }
 
     func saveBlobNow(_ data: Data, for id: Attachment.ID) {

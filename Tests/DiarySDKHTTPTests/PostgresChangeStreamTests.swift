@@ -19,7 +19,8 @@ struct PostgresChangeStreamTests {
         let stream = reader.changes.changes()
         let inserted = Protected<Set<UUID>>([])
         let collector = Task {
-            for await change in stream where change.entity == .post && change.kind == .inserted {
+            for await event in stream {
+                guard let change = event.change, change.entity == .post, change.kind == .inserted else { continue }
                 inserted.mutate { $0.insert(change.id) }
             }
         }

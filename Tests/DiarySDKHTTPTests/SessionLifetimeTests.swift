@@ -62,7 +62,7 @@ struct SessionLifetimeTests {
         let fixture = try await ServerFixture.make(leeway: -3600)
         let stream = fixture.sdk.changes.changes()
         let firstPost = Task { () -> DiaryChange? in
-            for await change in stream where change.entity == .post { return change }
+            for await event in stream where event.change?.entity == .post { return event.change }
             return nil
         }
         try await Task.sleep(nanoseconds: 300_000_000)

@@ -7,7 +7,7 @@ import Testing
 @Suite("Local change streams and the session")
 struct ChangeStreamSessionTests {
     /// Whether `stream` finishes within ten seconds (a generous bound: it should end at once) after `action`.
-    static func finishes(_ stream: AsyncStream<DiaryChange>, after action: () async throws -> Void) async throws -> Bool {
+    static func finishes(_ stream: AsyncStream<ChangeEvent>, after action: () async throws -> Void) async throws -> Bool {
         let reader = Task { () -> Bool in
             for await _ in stream {}
             return !Task.isCancelled

@@ -62,11 +62,11 @@ struct WireFormatTests {
 
     @Test func changesCarryLowerCaseIDsAndDecodeEitherCase() throws {
         let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
-        let change = DiaryChange(entity: .post, id: id, kind: .updated)
+        let change = DiaryChange(entity: .post, id: id, kind: .updated, position: ChangePosition("m1.42")!)
         let json = String(decoding: try JSONEncoder.diary().encode(change), as: UTF8.self)
         #expect(json.contains(#""id":"6f9619ff-8b86-d011-b42d-00c04fc964ff""#), "\(json)")
         #expect(try JSONDecoder.diary().decode(DiaryChange.self, from: Data(json.utf8)) == change)
-        let upper = Data(#"{"entity":"post","id":"6F9619FF-8B86-D011-B42D-00C04FC964FF","kind":"updated"}"#.utf8)
+        let upper = Data(#"{"entity":"post","id":"6F9619FF-8B86-D011-B42D-00C04FC964FF","kind":"updated","position":"m1.42"}"#.utf8)
         #expect(try JSONDecoder.diary().decode(DiaryChange.self, from: upper) == change)
     }
 

@@ -36,11 +36,32 @@ func pageSequenceExample(sdk: DiaryRepositories, show: ([Post]) -> Void) async t
 }
 
 // snippet.begin: Sources/DiarySDK/Observation/DiaryChange.swift
-@MainActor protocol Reloading { func reload() async }
+@MainActor protocol Reloading {
+    func reload() async
+    func apply(_ change: DiaryChange)
+}
 @MainActor func diaryChangeExample(sdk: DiaryRepositories, viewModel: some Reloading) async {
     // snippet.show
-    for await change in sdk.changes.changes() where change.entity == .post {
-        await viewModel.reload()
+    var position: ChangePosition? = nil  // saved by the screen
+    for await event in sdk.changes.changes(.feed, after: position) {
+        switch event {
+        case .opened: break
+        case .changed(let change): viewModel.apply(change)
+        case .reloadRequired: await viewModel.reload()
+        }
+        position = event.position
+    }
+    // snippet.hide
+    _ = position
+}
+
+// snippet.begin: Sources/DiarySDK/Observation/ChangeFilter.swift
+protocol ChangeApplying { func apply(_ event: ChangeEvent) async }
+func changeFilterExample(sdk: DiaryRepositories, bookID: DiaryBook.ID, screen: some ChangeApplying) async {
+    // snippet.show
+    // A book's screen: the book, its members, its entries and their comments.
+    for await event in sdk.changes.changes(.book(bookID)) {
+        await screen.apply(event)
     }
     // snippet.hide
 }

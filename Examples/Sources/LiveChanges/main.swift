@@ -12,7 +12,8 @@ let writerSDK = backend.repositories(signedInAs: writer.id)
 let stream = readerSDK.changes.changes()
 let listener = Task {
     var seen: [DiaryChange] = []
-    for await change in stream {
+    for await event in stream {
+        guard let change = event.change else { continue }
         print("reader sees: \(change.entity) \(change.kind)")
         seen.append(change)
         if seen.filter({ $0.entity == .post }).count == 2 { break }

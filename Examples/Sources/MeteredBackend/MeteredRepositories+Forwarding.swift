@@ -346,5 +346,7 @@ extension MeteredRepositories: BookRepository {
 }
 
 extension MeteredRepositories: ChangeFeed {
-    public func changes() -> AsyncStream<DiaryChange> { base.changes.changes() }
+    public func changes(_ filter: ChangeFilter, after position: ChangePosition?) -> AsyncStream<ChangeEvent> {
+        base.changes.changes(filter, after: position)
+    }
 }

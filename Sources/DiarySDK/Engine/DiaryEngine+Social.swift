@@ -214,16 +214,19 @@ extension DiaryEngine: NotificationRepository {
             let records = try await Self.visibleNotifications(for: viewer, in: db)
             let page = try Paginator.page(
                 ordered: records, key: { SortKey($0.createdAt, $0.id.rawValue) }, descending: true, request: page)
-            return try await Self.mapPage(page) { records in
-                let actors = try await AccessPolicy.summaries(of: Set(records.compactMap(\.actorID)), in: db)
-                return records.map { record in
-                    DiaryNotification(
-                        id: record.id, recipientID: record.recipientID, kind: record.kind,
-                        actor: record.actorID.flatMap { actors[$0] }, bookID: record.bookID, diaryID: record.diaryID,
-                        postID: record.postID, commentID: record.commentID, createdAt: record.createdAt,
-                        isRead: record.isRead)
-                }
-            }
+            return try await Self.mapPage(page) { records in try await Self.views(of: records, in: db) }
+        }
+    }
+
+    /// Notifications as their recipient sees them, with their actors read in one batched read.
+    static func views(of records: [NotificationRecord], in db: any StorageReader) async throws -> [DiaryNotification] {
+        let actors = try await AccessPolicy.summaries(of: Set(records.compactMap(\.actorID)), in: db)
+        return records.map { record in
+            DiaryNotification(
+                id: record.id, recipientID: record.recipientID, kind: record.kind,
+                actor: record.actorID.flatMap { actors[$0] }, bookID: record.bookID, diaryID: record.diaryID,
+                postID: record.postID, commentID: record.commentID, createdAt: record.createdAt,
+                isRead: record.isRead)
         }
     }
 

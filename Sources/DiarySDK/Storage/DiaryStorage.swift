@@ -14,8 +14,9 @@ import Foundation
 /// - A read sees one committed state, and never waits for a write's disk flush or for another read.
 /// - Writes are serialised: a write's body sees every write committed before it, and its own changes.
 /// - A write is atomic and durable when ``write(_:_:)`` returns; if the body throws, nothing it did is kept.
-/// - ``committedChanges()`` delivers each committed write's mutations, once, in an order consistent with commits:
-///   a write that read or wrote what another wrote arrives after it (the local stores deliver in commit order).
+/// - ``committedChanges(after:)`` delivers each committed write's mutations with its position in the change log,
+///   once, in an order consistent with commits: a write that read or wrote what another wrote arrives after it (the
+///   local stores deliver in commit order); a stream can start after a position the log still holds.
 ///
 /// The contract is fenced behind `@_spi(Storage)`: apps never see it. Import it with
 /// `@_spi(Storage) import DiarySDK`.
@@ -44,9 +45,16 @@ public protocol DiaryStorage: Sendable {
     /// - Throws: ``DiaryError/Code/notFound`` when there are none.
     func blob(for id: Attachment.ID) async throws -> Data
 
-    /// Every committed transaction's mutations, from now on, once each: a write that read or wrote what another
-    /// wrote after it; independent writes in any order (the local stores: commit order).
-    func committedChanges() -> AsyncStream<[StoreMutation]>
+    /// The change log: every committed transaction's mutations with its position, after `position` (from now when
+    /// `nil`), once each; a write that read or wrote what another wrote after it, independent writes in any order
+    /// (the local stores: commit order). Positions grow in the order delivered.
+    ///
+    /// The first event is ``ChangeLogEvent/opened(_:)``, or ``ChangeLogEvent/trimmed(_:)`` when the store cannot
+    /// start after `position` (its log was trimmed past it, or it is not a position of this store). How long the log
+    /// reaches back is the store's to say and document. The stream ends when the store closes; a stream that cannot
+    /// keep every transaction it owes its reader ends instead of skipping one, and the reader opens another after the
+    /// last position it received.
+    func committedChanges(after position: ChangePosition?) -> AsyncStream<ChangeLogEvent>
 }
 
 /// Where a page of a listing starts.

@@ -8,24 +8,40 @@ extension DiaryAPI {
     /// Seconds between checks that the stream's session still stands (not signed out, not expired, account not
     /// deleted); the stream ends at the first check that fails.
     static let sessionCheckInterval: UInt64 = 1
+    /// Events a stream may hold for a client that reads slower than they come. Past it the response ends, after the
+    /// events already held are written; the client reconnects with `Last-Event-ID` and is replayed the rest from the
+    /// change log, so nothing is skipped and the server's memory per stream stays bounded.
+    static let streamBacklog = 4096
 
     func registerChanges(_ router: Router<DiaryRequestContext>) {
+        // `GET /v1/changes?filter=…&after=…` (or the `Last-Event-ID` header that `EventSource` and the SDK send when
+        // they reconnect): server-sent events `open`, `change` and `reload`, each with its position as the event id.
         route(router, .get, "/v1/changes") { call in
             let token = String((call.request.headers[.authorization] ?? "").dropFirst(7)).trimmingCharacters(in: .whitespaces)
             let tokens = call.world.tokens
-            let changes = call.engine.changes()
-            let (lines, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+            let filter = try call.query("filter").map(ChangeFilter.init(wireValue:)) ?? .everything
+            let after = try Self.resumePosition(call)
+            let events = call.engine.changes(filter, after: after)
+            let (lines, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(Self.streamBacklog))
+            @Sendable func send(_ text: String) -> Bool {
+                if case .dropped = continuation.yield(text) {
+                    // The client fell behind: end the response; it resumes from the last event it received.
+                    continuation.finish()
+                    return false
+                }
+                return true
+            }
             let forward = Task {
-                for await change in changes {
-                    guard let json = try? WireJSON.encode(change) else { continue }
-                    continuation.yield("event: change\ndata: \(String(decoding: json, as: UTF8.self))\n\n")
+                for await event in events {
+                    guard let line = Self.serverSentEvent(event) else { continue }
+                    if !send(line) { break }
                 }
                 continuation.finish()
             }
             let heartbeat = Task {
                 while !Task.isCancelled {
                     try await Task.sleep(nanoseconds: Self.heartbeatInterval * 1_000_000_000)
-                    continuation.yield(": keep-alive\n\n")
+                    _ = send(": keep-alive\n\n")
                 }
             }
             // The stream lives as long as its session: sign-out, expiry of the access token and deletion of the account
@@ -43,7 +59,6 @@ extension DiaryAPI {
                     heartbeat.cancel()
                     watch.cancel()
                 }
-                try await writer.write(ByteBuffer(string: ": subscribed\n\n"))
                 for await line in lines {
                     try await writer.write(ByteBuffer(string: line))
                 }
@@ -54,4 +69,47 @@ extension DiaryAPI {
                     status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body))
         }
     }
+
+    /// Where a stream starts: after the `Last-Event-ID` header's position (a reconnect), else after the `after` query
+    /// parameter's, else from now.
+    /// - Throws: ``DiaryError/Code/invalidInput`` when either is not a position.
+    static func resumePosition(_ call: Call) throws -> ChangePosition? {
+        if let header = call.request.headers[.lastEventID], !header.isEmpty {
+            guard let position = ChangePosition(header) else {
+                throw DiaryError.invalid("Last-Event-ID", .invalidFormat, "Last-Event-ID is not a change position")
+            }
+            return position
+        }
+        guard let text = call.query("after"), !text.isEmpty else { return nil }
+        guard let position = ChangePosition(text) else {
+            throw DiaryError.invalid("after", .invalidFormat, "after is not a change position")
+        }
+        return position
+    }
+
+    /// An event as `text/event-stream` lines: `id` (its position), `event` and one `data` line of JSON.
+    static func serverSentEvent(_ event: ChangeEvent) -> String? {
+        let name: String
+        let data: Data
+        switch event {
+        case .opened(let position):
+            name = "open"
+            guard let json = try? WireJSON.encode(["position": position]) else { return nil }
+            data = json
+        case .reloadRequired(let position):
+            name = "reload"
+            guard let json = try? WireJSON.encode(["position": position]) else { return nil }
+            data = json
+        case .changed(let change):
+            name = "change"
+            guard let json = try? WireJSON.encode(change) else { return nil }
+            data = json
+        }
+        return "id: \(event.position.rawValue)\nevent: \(name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
+    }
+}
+
+extension HTTPField.Name {
+    /// `Last-Event-ID`: the id of the last server-sent event a reconnecting client received.
+    static let lastEventID = Self("Last-Event-ID")!
 }
