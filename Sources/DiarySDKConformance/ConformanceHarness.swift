@@ -54,6 +54,16 @@ public protocol ConformanceWorld: Sendable {
 
     /// Releases the world (stops servers, deletes files).
     func shutdown() async throws
+
+    /// How many committed transactions the backend's change log keeps for streams that resume, when it keeps a count
+    /// (the check that a position older than that says `reloadRequired` commits one more); `nil` (the default) skips
+    /// that check, for a backend whose log is kept by time or without bound.
+    var changeLogRetention: Int? { get }
+}
+
+extension ConformanceWorld {
+    /// `nil`: the retention check is skipped.
+    public var changeLogRetention: Int? { nil }
 }
 
 /// A check that failed: what was expected and where.

@@ -18,6 +18,12 @@ func expectEqual<T: Equatable>(
     }
 }
 
+/// The value, or a failure naming what was missing.
+func expectSome<T>(_ value: T?, _ what: String, file: StaticString = #fileID, line: UInt = #line) throws -> T {
+    guard let value else { throw ConformanceFailure(message: "expected \(what), got nothing", file: "\(file)", line: line) }
+    return value
+}
+
 /// Runs `body` and requires it to throw a `DiaryError` with `code` (and `field`, when given).
 @discardableResult
 func expectError<T>(

@@ -17,8 +17,11 @@ struct FileStoreWorld: ConformanceWorld {
     let directory = TestDirectory("conformance")
     let backend: FileStoreBackend
 
+    /// A short change log, so the check that positions past it say `reloadRequired` stays quick.
+    let changeLogRetention: Int? = 16
+
     init() throws {
-        backend = try directory.open(clock: clock)
+        backend = try directory.open(clock: clock, changeLogRetention: 16)
     }
 
     func makeDevice() async throws -> DiaryRepositories {

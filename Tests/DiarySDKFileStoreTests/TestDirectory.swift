@@ -51,12 +51,12 @@ struct TestDirectory: Sendable {
     /// their session in memory unless `sessionFile` is set (then in the store's `session.json`).
     func open(
         clock: ManualClock = ManualClock(), minimumCompactionBytes: Int = 4 << 20, io: (any FileIO)? = nil,
-        sessionFile: Bool = false
+        sessionFile: Bool = false, changeLogRetention: Int = 1_000
     ) throws -> FileStoreBackend {
         let configuration = FileStoreBackend.Configuration(
             directory: url, clock: clock, defaultTimeZone: TimeZone(identifier: "UTC")!,
             engine: .init(passwordHashIterations: 1_000, identityTokenVerifier: ConformanceIdentityTokenVerifier()),
-            minimumCompactionBytes: minimumCompactionBytes)
+            minimumCompactionBytes: minimumCompactionBytes, changeLogRetention: changeLogRetention)
         return try FileStoreBackend(
             configuration: configuration, sessionStore: sessionFile ? nil : InMemorySessionStore(),
             io: io ?? POSIXFileIO())

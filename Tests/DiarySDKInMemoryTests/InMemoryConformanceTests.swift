@@ -14,10 +14,14 @@ struct InMemoryWorld: ConformanceWorld {
     let clock = ManualClock()
     let backend: InMemoryBackend
 
+    /// A short change log, so the check that positions past it say `reloadRequired` stays quick.
+    let changeLogRetention: Int? = 16
+
     init() {
         backend = InMemoryBackend(configuration: .init(
             clock: clock,
-            engine: .init(passwordHashIterations: 1_000, identityTokenVerifier: ConformanceIdentityTokenVerifier())))
+            engine: .init(passwordHashIterations: 1_000, identityTokenVerifier: ConformanceIdentityTokenVerifier()),
+            changeLogRetention: 16))
     }
 
     func makeDevice() async throws -> DiaryRepositories {
