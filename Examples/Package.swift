@@ -79,6 +79,17 @@ let package = Package(
                 .product(name: "DiarySDKInMemory", package: "DiarySDK"),
             ]
         ),
+        // A post screen's view model kept current by live changes, and its tests.
+        .target(name: "CommunityFeature", dependencies: [.product(name: "DiarySDK", package: "DiarySDK")]),
+        .testTarget(
+            name: "CommunityFeatureTests",
+            dependencies: [
+                "CommunityFeature",
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "DiarySDKInMemory", package: "DiarySDK"),
+                .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
