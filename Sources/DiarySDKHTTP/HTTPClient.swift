@@ -13,6 +13,9 @@ final class HTTPClient: Sendable {
     let transport: any HTTPTransport
     let sessions: SessionManager
     private let inFlight = InFlightRequests()
+    /// Profile edits from this device, one at a time (``sendProfileEdit(_:)``).
+    private let profileEdits = WriterQueue()
+    private let profileEditsInFlight = InFlightCalls<String, User>()
     /// How many writes have finished: reads are joined only with reads that started after the same write.
     private let writes = Locked<UInt64>(0)
 
@@ -44,6 +47,19 @@ final class HTTPClient: Sendable {
             return try await inFlight.run(key: key) { try await self.perform(request) }
         } catch {
             throw Self.transportError(error, request: request, timeout: configuration.timeout)
+        }
+    }
+
+    /// Sends a profile or settings edit and publishes the profile its answer carries as `profileUpdated`. This
+    /// device's edits go one at a time, so the server applies them in the order they are published and the last
+    /// profile published is the newest; identical edits made at once still share one request.
+    func sendProfileEdit(_ request: HTTPRequest) async throws -> User {
+        try await profileEditsInFlight.run(key: request.deduplicationKey) {
+            try await self.profileEdits.run {
+                let user = try await self.send(request, as: User.self)
+                self.sessions.authStates.profileUpdated(user)
+                return user
+            }
         }
     }
 

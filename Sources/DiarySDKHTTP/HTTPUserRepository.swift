@@ -17,21 +17,15 @@ struct HTTPUserRepository: UserRepository {
             object["avatar"] = NSNull()
             request.body = try JSONSerialization.data(withJSONObject: object)
         }
-        let user = try await client.send(request, as: User.self)
-        client.sessions.authStates.profileUpdated(user)
-        return user
+        return try await client.sendProfileEdit(request)
     }
 
     func updateSettings(_ settings: UserSettings) async throws -> User {
-        let user = try await client.send(try client.request("PUT", "/v1/me/settings", json: settings), as: User.self)
-        client.sessions.authStates.profileUpdated(user)
-        return user
+        try await client.sendProfileEdit(try client.request("PUT", "/v1/me/settings", json: settings))
     }
 
     func editSettings(_ edit: SettingsEdit) async throws -> User {
-        let user = try await client.send(try client.request("PATCH", "/v1/me/settings", json: edit), as: User.self)
-        client.sessions.authStates.profileUpdated(user)
-        return user
+        try await client.sendProfileEdit(try client.request("PATCH", "/v1/me/settings", json: edit))
     }
 
     func searchUsers(_ text: String, page: PageRequest) async throws -> Page<User> {

@@ -107,4 +107,23 @@ struct AuthStateTests {
         #expect(try await relaunchedStates.events(atLeast: 2) == [.initial, .signedIn])
         #expect(try await states.events(atLeast: 2) == [.initial, .signedIn], "no sign-out on the first device")
     }
+
+    @Test func editsMadeAtOnceFromOneDeviceEndOnTheProfileTheServerHolds() async throws {
+        let fixture = try await ServerFixture.make()
+        let user = try #require(try await fixture.sdk.accounts.restoreSession())
+        let states = AuthStates(fixture.sdk)
+        _ = try await states.events(atLeast: 1)
+        for round in 0..<12 {
+            // A bio and a time zone changed at once: each answer is the profile after its own edit, so publishing them
+            // as they arrive could end on the first one's, without the second's change.
+            async let bio = fixture.sdk.users.updateProfile(ProfileEdit(bio: "round \(round)"))
+            async let zone = fixture.sdk.users.editSettings(
+                SettingsEdit(timeZoneIdentifier: round.isMultiple(of: 2) ? "Asia/Seoul" : "Europe/Paris"))
+            _ = try await (bio, zone)
+            let held = try await fixture.sdk.users.user(user.id)
+            let events = try await states.events(atLeast: 1 + 2 * (round + 1))
+            #expect(events.count == 1 + 2 * (round + 1), "one profileUpdated per edit")
+            #expect(states.states.last == .signedIn(held), "round \(round): the last profile published is the one the server holds")
+        }
+    }
 }
