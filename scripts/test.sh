@@ -4,7 +4,8 @@
 # on a throwaway PostgreSQL 15 (started and stopped here), a check of the HTTP
 # conformance run against docs/openapi.yaml, and the example programs' (the diary CLI, its demo, the examples, an
 # app's view-model tests, and the documentation's snippets: every Swift block of README.md, docs/*.md and the doc
-# comments compiled, the guides' end-to-end ones run).
+# comments compiled, the guides' end-to-end ones run; the reference server's doc-comment examples compile and run
+# with its own tests).
 # Builds what the tests need first: the reference server and the examples; the benchmarks are only built.
 set -euo pipefail
 cd "$(dirname "$0")/.."

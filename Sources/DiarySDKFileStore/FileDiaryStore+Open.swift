@@ -72,17 +72,14 @@ extension FileDiaryStore {
         for name in names where isTemporary(name) { try io.removeFile(directory + "/" + name) }
         names.removeAll(where: isTemporary)
         let generations = StoreFiles.generations(in: names)
-        guard let generation = generations.snapshots.max() else {
-            throw DiaryError(.storageCorrupted, "the store at \(directory) has no snapshot file")
-        }
-        report.generation = generation
-        let snapshotPath = directory + "/" + StoreFiles.snapshotName(generation)
-        guard let snapshotData = try io.readFile(snapshotPath) else {
-            throw DiaryError(.storageCorrupted, "the snapshot \(snapshotPath) disappeared while opening")
-        }
         // The text index of the posts is built after the open, off the write path (``buildPostTextIndex()``).
         var database = LocalDatabase(indexingPostText: false)
-        let snapshot = try SnapshotFormat.decode(snapshotData, file: snapshotPath) { database.put(contentsOf: $0) }
+        let newest = try NewestSnapshot(
+            in: directory, snapshots: generations.snapshots, io: io, while: "opening", into: &database)
+        let generation = newest.generation
+        report.generation = generation
+        let snapshotPath = newest.path
+        let snapshot = newest.header
 
         let marker = try CloseMarker.read(in: directory, io: io)
         let journals = try expectedJournals(
@@ -154,7 +151,7 @@ extension FileDiaryStore {
         var journal = Journal(
             generation: lastGeneration, path: journalPath, descriptor: descriptor, length: last.validLength,
             allocated: allocated)
-        var snapshotBytes = snapshotData.count
+        var snapshotBytes = newest.byteCount
         let rows = RowsMigration(
             header: migrated, database: database, sequence: sequence, snapshotGeneration: generation,
             snapshotInCurrentLayout: snapshot.layout == PersistedLayout.current.rawValue, replay: replay, now: now)

@@ -102,18 +102,13 @@ public final class FileStoreSalvage: Sendable {
         }
         var report = Report()
         let generations = StoreFiles.generations(in: try io.listDirectory(directory))
-        guard let generation = generations.snapshots.max() else {
-            throw DiaryError(.storageCorrupted, "the store at \(directory) has no snapshot file")
-        }
-        report.generation = generation
-        let snapshotPath = directory + "/" + StoreFiles.snapshotName(generation)
-        guard let snapshotData = try io.readFile(snapshotPath) else {
-            throw DiaryError(.storageCorrupted, "the snapshot \(snapshotPath) disappeared while reading")
-        }
         var database = LocalDatabase(indexingPostText: true)
-        let snapshot = try SnapshotFormat.decode(snapshotData, file: snapshotPath) { database.put(contentsOf: $0) }
+        let newest = try NewestSnapshot(
+            in: directory, snapshots: generations.snapshots, io: io, while: "reading", into: &database)
+        let generation = newest.generation
+        report.generation = generation
 
-        var replay = JournalReplay(after: snapshot.sequence, of: snapshotPath)
+        var replay = JournalReplay(after: newest.header.sequence, of: newest.path)
         let journals = generations.journals.filter { $0 >= generation }.sorted()
         for (index, journal) in journals.enumerated() {
             let path = directory + "/" + StoreFiles.journalName(journal)

@@ -10,7 +10,12 @@ extension HTTPBackend {
     public struct Configuration: Sendable {
         /// The server's address, such as `https://api.example.com` (routes start with `/v1/`).
         public var baseURL: URL
-        /// The URL session requests go through.
+        /// The URL session requests go through. On Apple platforms every request, image upload and the live-changes
+        /// stream runs on this session, so its delegate decides authentication challenges (certificate pinning,
+        /// client certificates) for all of them. With FoundationNetworking (Linux, which has no
+        /// `bytes(for:delegate:)`), uploads and the stream still run on sessions made from its `configuration` (its
+        /// delegate is not asked), and requests with a body on a companion session that passes authentication
+        /// challenges on to its delegate.
         public var session: URLSession
         /// Where the signed-in session (access and refresh tokens) is kept between launches.
         public var tokenStore: any SessionStore
@@ -31,7 +36,8 @@ extension HTTPBackend {
         /// Creates a configuration.
         /// - Parameters:
         ///   - baseURL: The server's address.
-        ///   - session: The URL session; `.shared` by default.
+        ///   - session: The URL session; `.shared` by default. Pass your own to pin certificates or answer other
+        ///     authentication challenges in its delegate (Apple platforms; see ``session``).
         ///   - tokenStore: The session store; in memory by default (use `FileSessionStore` or a keychain store to
         ///     sign in automatically on the next launch).
         ///   - timeout: The request timeout; 30 s by default.

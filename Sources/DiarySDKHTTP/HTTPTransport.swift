@@ -25,26 +25,42 @@ protocol HTTPTransport: Sendable {
 /// The request's `timeoutInterval` is enforced here as a deadline for the whole answer: FoundationNetworking does
 /// not apply it to a server that accepts the connection and then stays silent.
 ///
-/// A request with a body goes through a companion session (same configuration, one per app session, see
-/// ``RewindableBodies``) that can
-/// hand the body over again: when a kept-alive connection turns out to be dead, the URL loading system re-sends the
-/// request on a new connection, and FoundationNetworking would otherwise re-send a POST without its body, which the
-/// server waits for until the timeout (30 s by default). With the body re-supplied the re-send completes, or the
-/// drop fails fast and ``HTTPClient`` retries with the same idempotency key.
+/// On Apple platforms every request, upload and event stream runs on the app's own session, so its delegate decides
+/// authentication challenges (certificate pinning, client certificates) for all of them: requests as data tasks with
+/// their body as data, uploads with `upload(for:from:delegate:)`, whose task delegate only reports progress (the
+/// session's delegate is asked whatever a task delegate does not answer), and the event stream with
+/// `bytes(for:delegate:)`.
+///
+/// With FoundationNetworking (Linux) a request with a body goes through a companion session (same configuration,
+/// one per app session, see ``RewindableBodies``; authentication challenges are passed on to the app session's
+/// delegate) that can hand the body over again: when a kept-alive connection turns out to be dead, the URL loading
+/// system re-sends the request on a new connection, and FoundationNetworking would otherwise re-send a POST without
+/// its body, which the server waits for until the timeout (30 s by default). With the body re-supplied the re-send
+/// completes, or the drop fails fast and ``HTTPClient`` retries with the same idempotency key. Uploads and the event
+/// stream run there on sessions of their own made from the app session's configuration, whose delegate is not asked
+/// (FoundationNetworking has no `bytes(for:delegate:)`).
 struct URLSessionTransport: HTTPTransport {
     let session: URLSession
 
     func send(_ request: URLRequest, body: Data?) async throws -> (Data, HTTPURLResponse) {
         var request = request
+        #if canImport(FoundationNetworking)
         let companion = body.map { _ in RewindableBodies.companion(of: self.session) }
         let session = companion?.session ?? self.session
         if let body { request.httpBodyStream = InputStream(data: body) }
+        let identifier = Locked<Int?>(nil)
+        #else
+        // Apple's URL loading system re-sends a body it was given as data by itself.
+        let session = self.session
+        request.httpBody = body
+        #endif
         let handle = TaskHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
-                let identifier = Locked<Int?>(nil)
                 let task = session.dataTask(with: request) { data, response, error in
+                    #if canImport(FoundationNetworking)
                     if let kept = identifier.current { companion?.bodies.forget(kept) }
+                    #endif
                     handle.finish()
                     if handle.hasTimedOut {
                         continuation.resume(throwing: URLError(.timedOut))
@@ -56,10 +72,12 @@ struct URLSessionTransport: HTTPTransport {
                         continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
+                #if canImport(FoundationNetworking)
                 if let body, let companion {
                     identifier.withLock { $0 = task.taskIdentifier }
                     companion.bodies.keep(body, for: task.taskIdentifier)
                 }
+                #endif
                 handle.start(task, deadline: request.timeoutInterval)
             }
         } onCancel: {
@@ -70,6 +88,7 @@ struct URLSessionTransport: HTTPTransport {
     func upload(
         _ request: URLRequest, body: Data, progress: @escaping @Sendable (Int64, Int64) -> Void
     ) async throws -> (Data, HTTPURLResponse) {
+        #if canImport(FoundationNetworking)
         let handle = TaskHandle()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, HTTPURLResponse), any Error>) in
@@ -80,10 +99,20 @@ struct URLSessionTransport: HTTPTransport {
         } onCancel: {
             handle.cancel()
         }
+        #else
+        let session = self.session
+        let delegate = UploadProgressDelegate(progress: progress)
+        let (data, response) = try await Self.withDeadline(request.timeoutInterval) {
+            try await session.upload(for: request, from: body, delegate: delegate)
+        }
+        guard let response = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        return (data, response)
+        #endif
     }
 
     func stream(_ request: URLRequest) -> AsyncThrowingStream<Data, any Error> {
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        #if canImport(FoundationNetworking)
         let delegate = StreamingDelegate(continuation: continuation)
         let streamingSession = URLSession(configuration: session.configuration, delegate: delegate, delegateQueue: nil)
         let task = streamingSession.dataTask(with: request)
@@ -92,8 +121,52 @@ struct URLSessionTransport: HTTPTransport {
             streamingSession.invalidateAndCancel()
         }
         task.resume()
+        #else
+        let session = self.session
+        let task = Task {
+            do {
+                let (bytes, response) = try await session.bytes(for: request, delegate: nil)
+                if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+                    bytes.task.cancel()
+                    throw StreamStatusError(status: http.statusCode)
+                }
+                // Events end with a line break: passing the bytes on line by line delivers each event whole, at once.
+                var line = Data()
+                for try await byte in bytes {
+                    line.append(byte)
+                    if byte == UInt8(ascii: "\n") {
+                        continuation.yield(line)
+                        line.removeAll(keepingCapacity: true)
+                    }
+                }
+                if !line.isEmpty { continuation.yield(line) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        #endif
         return stream
     }
+
+    #if !canImport(FoundationNetworking)
+    /// Runs `operation`, cancelling it and failing with `URLError(.timedOut)` when `seconds` pass first.
+    static func withDeadline<Result: Sendable>(
+        _ seconds: TimeInterval, _ operation: @escaping @Sendable () async throws -> Result
+    ) async throws -> Result {
+        try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1_000_000_000))
+                throw URLError(.timedOut)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw URLError(.unknown) }
+            return first
+        }
+    }
+    #endif
 }
 
 /// Holds a data task so a cancellation that races its creation still cancels it, and cancels it when its deadline
@@ -159,6 +232,7 @@ struct StreamStatusError: Error, Equatable {
     var status: Int
 }
 
+#if canImport(FoundationNetworking)
 /// Forwards a streaming response's bytes as they arrive; a non-2xx status ends the stream with a
 /// ``StreamStatusError``.
 final class StreamingDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -237,3 +311,20 @@ final class UploadDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendabl
         }
     }
 }
+#else
+/// Forwards an upload's send progress; everything else goes to the app session's delegate.
+final class UploadProgressDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    private let progress: @Sendable (Int64, Int64) -> Void
+
+    init(progress: @escaping @Sendable (Int64, Int64) -> Void) {
+        self.progress = progress
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        progress(totalBytesSent, totalBytesExpectedToSend)
+    }
+}
+#endif

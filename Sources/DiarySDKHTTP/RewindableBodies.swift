@@ -1,11 +1,11 @@
+// FoundationNetworking (Linux) only: on Apple platforms a request's body is given to the app's own session as data,
+// which re-sends it by itself (see URLSessionTransport).
+#if canImport(FoundationNetworking)
 import DiarySDK
 import Foundation
-
-#if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
 
-/// Hands a request's body over again when the URL loading system re-sends the request on a new connection.
+/// Hands a request's body over again when FoundationNetworking re-sends the request on a new connection.
 ///
 /// Bodies are sent as streams from a companion session whose delegate answers `needNewBodyStream` with a fresh
 /// stream over the same bytes. Each session the app configured gets its own companion (same
@@ -75,21 +75,11 @@ final class RewindableBodies: NSObject, URLSessionTaskDelegate, @unchecked Senda
             completionHandler(.performDefaultHandling, nil)
             return
         }
-        #if canImport(FoundationNetworking)
         if let taskDelegate = delegate as? URLSessionTaskDelegate {
             taskDelegate.urlSession(base, task: task, didReceive: challenge, completionHandler: completionHandler)
         } else {
             delegate.urlSession(base, didReceive: challenge, completionHandler: completionHandler)
         }
-        #else
-        if let taskDelegate = delegate as? URLSessionTaskDelegate,
-            taskDelegate.urlSession?(base, task: task, didReceive: challenge, completionHandler: completionHandler) != nil
-        {
-            return
-        }
-        if delegate.urlSession?(base, didReceive: challenge, completionHandler: completionHandler) == nil {
-            completionHandler(.performDefaultHandling, nil)
-        }
-        #endif
     }
 }
+#endif

@@ -1,11 +1,10 @@
+// RewindableBodies exists with FoundationNetworking only (Apple platforms send bodies on the app's own session).
+#if canImport(FoundationNetworking)
 import DiarySDK
 @testable import DiarySDKHTTP
 import Foundation
-import Testing
-
-#if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
+import Testing
 
 @Suite("HTTP backend: request bodies handed over again")
 struct RewindableBodiesTests {
@@ -50,3 +49,4 @@ struct RewindableBodiesTests {
         taskB.cancel()
     }
 }
+#endif

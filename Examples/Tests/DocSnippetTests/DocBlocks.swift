@@ -1,6 +1,7 @@
 import Foundation
 
-/// A fenced code block found in README.md, docs/*.md or a doc comment of the SDK's sources.
+/// A fenced code block found in README.md, docs/*.md or a doc comment of the SDK's, the example programs' or the
+/// reference server's sources.
 struct DocBlock: CustomStringConvertible {
     /// The file, relative to the repository's root.
     var file: String
@@ -18,7 +19,11 @@ struct DocBlock: CustomStringConvertible {
     static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Every Swift block of README.md, docs/*.md and the doc comments under Sources/ and Examples/Sources/.
+    /// The folders whose `.swift` files' doc comments are scanned: the SDK, the example programs, and the reference
+    /// server's package (whose examples compile in its own test targets, see ``Snippet/folders``).
+    static let sourceFolders = ["Sources", "Examples/Sources", "Examples/DiaryServer/Sources"]
+
+    /// Every Swift block of README.md, docs/*.md and the doc comments under ``sourceFolders``.
     static func all() throws -> [DocBlock] {
         var blocks: [DocBlock] = []
         let manager = FileManager.default
@@ -30,8 +35,7 @@ struct DocBlock: CustomStringConvertible {
                 .components(separatedBy: "\n")
             blocks += swiftBlocks(in: lines.map { Optional($0) }, file: file)
         }
-        // The SDK's sources and the example programs' (the reference server's need its own package's modules).
-        for folder in ["Sources", "Examples/Sources"] {
+        for folder in sourceFolders {
             blocks += try docCommentBlocks(under: folder)
         }
         return blocks.sorted { ($0.file, $0.line) < ($1.file, $1.line) }
@@ -96,8 +100,13 @@ struct Snippet: CustomStringConvertible {
     var text: String { lines.joined(separator: "\n") }
     var description: String { "\(file) (\(lines.first ?? ""))" }
 
-    /// The folders holding snippets: an executable (run by the tests) and this test target (tests and harnesses).
-    static let folders = ["Examples/Sources/DocSnippets", "Examples/Tests/DocSnippetTests/Snippets"]
+    /// The folders holding snippets: an executable (run by the tests), this test target (tests and harnesses), and
+    /// the reference server's test targets, where the examples of its doc comments compile against the modules they
+    /// show (that package's `swift test` builds them; this one only reads them).
+    static let folders = [
+        "Examples/Sources/DocSnippets", "Examples/Tests/DocSnippetTests/Snippets",
+        "Examples/DiaryServer/Tests/DiaryPostgresTests/Snippets", "Examples/DiaryServer/Tests/DiaryServerTests/Snippets",
+    ]
 
     static func all() throws -> [Snippet] {
         var snippets: [Snippet] = []

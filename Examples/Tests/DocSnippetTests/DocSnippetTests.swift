@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 
-/// Every Swift block of README.md, docs/*.md and the doc comments of the SDK and the example programs is code that
-/// compiles: the shown part of a file in Examples/Sources/DocSnippets (an executable) or
-/// Examples/Tests/DocSnippetTests/Snippets (tests and harnesses). The blocks that are not Swift a compiler can check (a manifest fragment, an API outline) say
-/// "```swift skip-compile" and are listed here.
+/// Every Swift block of README.md, docs/*.md and the doc comments of the SDK, the example programs and the reference
+/// server is code that compiles: the shown part of a file in one of ``Snippet/folders`` (Examples/Sources/DocSnippets,
+/// an executable; Examples/Tests/DocSnippetTests/Snippets, tests and harnesses; the reference server's test targets'
+/// Snippets folders, compiled by `swift test --package-path Examples/DiaryServer`). The blocks that are not Swift a
+/// compiler can check (a manifest fragment, an API outline) say "```swift skip-compile" and are listed here.
 @Suite("Documentation snippets")
 struct DocSnippetTests {
     /// The blocks fenced "```swift skip-compile", by file and first line, with why each cannot compile.
@@ -42,6 +43,18 @@ struct DocSnippetTests {
         let orphans = try Snippet.all().filter { !blocks.contains($0.text) }
         #expect(orphans.isEmpty, "snippets no documentation block shows (stale?): \(orphans)")
         #expect(try Snippet.all().allSatisfy { !$0.lines.isEmpty })
+    }
+
+    @Test func everyScannedFolderAndSnippetFolderIsThere() throws {
+        // A folder renamed or moved would otherwise leave its examples unchecked, silently.
+        let blocks = try DocBlock.all()
+        for folder in DocBlock.sourceFolders {
+            #expect(blocks.contains { $0.file.hasPrefix(folder + "/") }, "no Swift block found in the doc comments under \(folder)")
+        }
+        let snippets = try Snippet.all()
+        for folder in Snippet.folders {
+            #expect(snippets.contains { $0.file.hasPrefix(folder + "/") }, "no snippet found in \(folder)")
+        }
     }
 
     @Test func everyListedSkipIsStillMarked() throws {

@@ -1,4 +1,5 @@
 import DiarySDK
+import DiarySDKConformance
 import DiarySDKFileStore
 import Foundation
 import Testing
@@ -10,10 +11,18 @@ struct DiaryCLIInputTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diary-cli-\(UUID().uuidString)")
 
     func launch(_ arguments: String...) throws -> (status: Int32, output: String, errors: String) {
+        try launch(arguments)
+    }
+
+    func launch(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         try ExampleProgramTests.launch("diary", arguments, environment: ["DIARY_DATA_DIR": directory.path])
     }
 
     func diary(_ arguments: String...) throws -> String {
+        try diary(arguments)
+    }
+
+    func diary(_ arguments: [String]) throws -> String {
         try ExampleProgramTests.run("diary", arguments, environment: ["DIARY_DATA_DIR": directory.path])
     }
 
@@ -82,6 +91,88 @@ struct DiaryCLIInputTests {
         let signedOut = try launch("feed", "--json")
         #expect(signedOut.status == 1)
         #expect(((try json(signedOut.errors) as? [String: [String: String]])?["error"]?["code"]) == "unauthenticated")
+    }
+
+    /// Every command but `demo` and `help`, under `--json`, prints exactly one JSON document on standard output and
+    /// nothing on standard error: two users going through accounts, entries, books, the community and blogs.
+    @Test func everyCommandPrintsOneJSONDocument() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feeds = try LoopbackHTTPServer()
+        defer { feeds.stop() }
+        feeds.route("/feed.xml", .text(DiaryCLIBlogTests.feed(items: 2), contentType: "application/rss+xml"))
+        var commands: Set<String> = []
+        @discardableResult
+        func document(_ arguments: String...) throws -> Any {
+            let result = try launch(arguments + ["--json"])
+            commands.insert(["book", "blog"].contains(arguments[0]) ? arguments.prefix(2).joined(separator: " ") : arguments[0])
+            #expect(result.status == 0, "\(arguments): \(result.errors)")
+            #expect(result.errors.isEmpty, "\(arguments) wrote to standard error: \(result.errors)")
+            let document = try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+            return document
+        }
+        func id(_ value: Any) throws -> String { try #require((value as? [String: Any])?["id"] as? String) }
+        func firstID(_ value: Any) throws -> String {
+            let items = (value as? [String: Any])?["items"] ?? value
+            return try #require((items as? [[String: Any]])?.first?["id"] as? String)
+        }
+
+        try document("signup", "--email", "ann@example.com", "--password", "password123", "--nickname", "ann")
+        let entry = try id(try document("write", "--day", "2026-03-01", "--title", "First", "--mood", "happy", "body"))
+        #expect(try firstID(try document("list", "--month", "2026-03")) == entry)
+        for command in ["hide", "unhide", "favourite", "unfavourite"] { try document(command, entry) }
+        try document("edit", entry, "--title", "Renamed")
+        try document("calendar", "--month", "2026-03")
+        let post = try id(try document("post", "Hello", "world"))
+        #expect(try firstID(try document("feed")) == post)
+        try document("search", "Hello")
+        try document("comment", "--post", post, "nice")
+        try document("comments", "--post", post)
+        let book = try id(try document("book", "create", "Duck", "book"))
+        let invite = try #require((try document("book", "invite", book) as? [String: String])?["inviteCode"])
+        for command in ["members", "turn", "entries"] { try document("book", command, book) }
+        try document("book", "list")
+        try document("blog", "suggest", "minji.tistory.com")
+        let blog = try id(try document("blog", "add", feeds.url("/feed.xml").absoluteString))
+        try document("blog", "list")
+        try document("blog", "sync", blog)
+        try document("blog", "primary", blog)
+        try document("blog", "delete", blog)
+        try document("export")
+        try document("whoami")
+        try document("signout")
+
+        try document("signup", "--email", "ben@example.com", "--password", "password123", "--nickname", "ben")
+        try document("like", post)
+        try document("likes")
+        try document("unlike", post)
+        for command in ["follow", "followers", "unfollow"] { try document(command, "ann") }
+        try document("following")
+        try document("book", "join", invite)
+        try document("book", "nudge", book)
+        try document("book", "leave", book)
+        try document("report", "--reason", "spam", "--user", "ann")
+        try document("block", "ann")
+        try document("blocked")
+        try document("unblock", "ann")
+        try document("signout")
+        try document("signin", "--email", "ann@example.com", "--password", "password123")
+        try document("notifications", "--mark-read")
+        try document("delete", entry)
+        try document("withdraw", "--yes")
+
+        // Every subcommand the help lists was run (so a new one has to join this test).
+        func subcommands(_ arguments: String...) throws -> [String] {
+            let lines = try diary(arguments + ["--help"]).split(separator: "\n", omittingEmptySubsequences: false)
+            let listing = lines.drop { $0 != "SUBCOMMANDS:" }.dropFirst().prefix { !$0.isEmpty }
+            return listing.compactMap { line in
+                guard line.hasPrefix("  "), !line.hasPrefix("   ") else { return nil }   // not a wrapped abstract
+                return line.split(separator: " ").first.map(String.init)
+            }
+        }
+        let listed = Set(try subcommands() + (try subcommands("book").map { "book \($0)" }) + (try subcommands("blog").map { "blog \($0)" }))
+        #expect(listed.count > 40, "\(listed.sorted())")
+        let missing = listed.subtracting(commands).subtracting(["demo", "book", "blog"])
+        #expect(missing.isEmpty, "not run under --json: \(missing.sorted())")
     }
 
     // MARK: - 3. One way to name a user

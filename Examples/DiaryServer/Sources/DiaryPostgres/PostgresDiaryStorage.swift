@@ -9,7 +9,7 @@ import PostgresNIO
 ///
 /// ```swift
 /// @_spi(Storage) import DiaryPostgres
-/// @_spi(Storage) import DiarySDK
+/// @_spi(Engine) @_spi(Storage) import DiarySDK
 ///
 /// let storage = try await PostgresDiaryStorage.connect(
 ///     configuration: try .init(url: "postgres://diary@127.0.0.1:5432/diary", schema: "diary"))

@@ -20,7 +20,9 @@ import PostgresNIO
 ///
 /// ```swift
 /// let check = PostgresDocumentCheck(table: sessions, id: sid, arrayMember: "expired", element: jti) { found in
-///     guard found?.owner == userID else { throw DiaryError(.unauthenticated, "the session has ended") }
+///     guard let found, found.owner == userID, !found.holds else {
+///         throw DiaryError(.unauthenticated, "the session has ended")
+///     }
 /// }
 /// let feed = try await PostgresDocumentCheck.$pending.withValue(check) {
 ///     try await engine.repositories.posts.feed(page: .first())

@@ -16,8 +16,8 @@ import PostgresNIO
 /// let claim = UUID()
 /// if try await records.claim(key: key, fingerprint: fp, claim: claim, now: now, expiredAtOrBefore: dayAgo, staleBefore: minuteAgo) {
 ///     try await records.complete(key: key, claim: claim, response: response, now: Date())   // or release(key:claim:)
-/// } else if case .complete(fp, let response)? = try await records.record(key: key, createdAfter: dayAgo) {
-///     // replay `response`
+/// } else if case .complete(fp, let stored)? = try await records.record(key: key, createdAfter: dayAgo) {
+///     replay(stored)
 /// }
 /// ```
 @_spi(Storage)

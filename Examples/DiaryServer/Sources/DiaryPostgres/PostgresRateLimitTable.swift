@@ -12,7 +12,7 @@ import PostgresNIO
 /// ```swift
 /// let buckets = try await storage.rateLimitTable(named: "auth_rate_limits")
 /// if let wait = try await buckets.take(key: "192.0.2.1", capacity: 10, period: 60, now: Date()) {
-///     // refuse: try again in `wait` seconds
+///     throw DiaryError(.rateLimited, "too many attempts", retryAfter: wait)
 /// }
 /// ```
 @_spi(Storage)

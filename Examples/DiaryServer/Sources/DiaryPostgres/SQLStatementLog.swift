@@ -7,7 +7,7 @@ import NIOConcurrencyHelpers
 /// ```swift
 /// let log = SQLStatementLog()
 /// try await SQLStatementLog.$current.withValue(log) { _ = try await storage.read("x") { try await $0.user(id) } }
-/// log.statements   // the SELECT by key, with its binding
+/// let reads = log.statements   // the SELECT by key, with its binding
 /// ```
 ///
 /// Outside a test nothing is recorded: ``current`` is `nil`, and a read pays one task-local lookup.

@@ -46,19 +46,36 @@ enum ServerSessionChange: Sendable {
 /// ``update(_:_:)`` is the one read-modify-write: it runs its body on the current session and applies the answer
 /// atomically, so two refreshes of the same token (in one process or two) cannot both rotate it.
 ///
-/// A store of your own keeps a dictionary of ``ServerSession`` by id somewhere durable:
+/// A store of your own keeps the ``ServerSession``s by id somewhere durable, and makes ``update(_:_:)`` atomic per
+/// session (a row lock, a transaction). The smallest store is an actor over a dictionary, which the suite of the
+/// server's tests runs like the others:
 ///
 /// ```swift
-/// final class MySessionStore: ServerSessionStore {
-///     func create(_ session: ServerSession, id: String) async throws { /* insert */ }
-///     func session(_ id: String) async throws -> ServerSession? { /* read */ }
+/// actor MySessionStore: ServerSessionStore {
+///     private var sessions: [String: ServerSession] = [:]   // a real store keeps them somewhere durable
+///     func create(_ session: ServerSession, id: String) async throws { sessions[id] = session }
+///     func session(_ id: String) async throws -> ServerSession? { sessions[id] }
 ///     func update<Result: Sendable>(
 ///         _ id: String, _ body: @Sendable (ServerSession?) -> (ServerSessionChange, Result)
-///     ) async throws -> Result { /* lock the row, call body, apply its change, unlock */ }
-///     func updateAll(_ body: @Sendable (inout ServerSession) -> Void) async throws { /* … */ }
-///     func remove(_ id: String) async throws { /* delete */ }
-///     func removeAll(of userID: User.ID) async throws { /* delete the user's */ }
-///     func removeSessions(refreshedBefore cutoff: Date) async throws -> Int { /* delete the expired */ }
+///     ) async throws -> Result {
+///         let (change, result) = body(sessions[id])   // no suspension between read and write: atomic
+///         switch change {
+///         case .keep: break
+///         case .save(let session): sessions[id] = session
+///         case .remove: sessions[id] = nil
+///         }
+///         return result
+///     }
+///     func updateAll(_ body: @Sendable (inout ServerSession) -> Void) async throws {
+///         for id in sessions.keys { body(&sessions[id]!) }
+///     }
+///     func remove(_ id: String) async throws { sessions[id] = nil }
+///     func removeAll(of userID: User.ID) async throws { sessions = sessions.filter { $0.value.userID != userID } }
+///     func removeSessions(refreshedBefore cutoff: Date) async throws -> Int {
+///         let before = sessions.count
+///         sessions = sessions.filter { $0.value.refreshedAt.map { $0 >= cutoff } ?? true }
+///         return before - sessions.count
+///     }
 /// }
 /// ```
 protocol ServerSessionStore: Sendable {

@@ -5,16 +5,16 @@ import Testing
 @testable import DiaryServer
 
 /// The session stores on their own and under ``TokenService``: one behavioural suite run on memory, on the file
-/// store and on PostgreSQL (with `DIARY_TEST_DATABASE_URL`; with `CI=true` and no database it fails), the file store
+/// store, on the example store of ``ServerSessionStore``'s doc comment (``MySessionStore``) and on PostgreSQL (with `DIARY_TEST_DATABASE_URL`; with `CI=true` and no database it fails), the file store
 /// surviving a reopen and refusing a damaged file, and refresh rotation's grace and reuse rules.
 @Suite("Server session stores")
 struct ServerSessionStoreTests {
-    enum Kind: String, CaseIterable, Sendable { case memory, file, postgres }
+    enum Kind: String, CaseIterable, Sendable { case memory, file, example, postgres }
 
     static let databaseURL = ProcessInfo.processInfo.environment["DIARY_TEST_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
     /// The stores the suite runs on: PostgreSQL only when there is a database, or CI wants to hear there is none.
     static let kinds: [Kind] =
-        databaseURL != nil || ProcessInfo.processInfo.environment["CI"] == "true" ? Kind.allCases : [.memory, .file]
+        databaseURL != nil || ProcessInfo.processInfo.environment["CI"] == "true" ? Kind.allCases : [.memory, .file, .example]
 
     /// A store under test, and what ends it (a PostgreSQL store's schema is dropped).
     struct Opened: Sendable {
@@ -45,6 +45,7 @@ struct ServerSessionStoreTests {
         switch kind {
         case .memory: return Opened(store: InMemoryServerSessionStore(), close: {})
         case .file: return Opened(store: try FileServerSessionStore(directory: directory.url), close: {})
+        case .example: return Opened(store: MySessionStore(), close: {})
         case .postgres:
             guard let databaseURL else { throw ServerSessionStoreError(code: .io, message: "CI=true but DIARY_TEST_DATABASE_URL is not set") }
             let schema = "sessions_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
