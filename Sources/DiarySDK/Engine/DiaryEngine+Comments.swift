@@ -6,13 +6,8 @@ extension DiaryEngine: CommentRepository {
         let body = try Validation.text(draft.body, field: "body", maximum: Validation.maximumCommentLength)
         let mood = try Validation.mood(draft.mood)
         let now = self.now
-        let id: Comment.ID = draft.id ?? newID()
+        let id: Comment.ID = newID()
         return try await write("comments.addComment", joining: draft) { transaction, actor in
-            if draft.id != nil, let existing = try await transaction.comment(id) {
-                // An add that already happened (a client retrying what it wrote offline): the comment as it is now.
-                guard existing.authorID == actor.id, existing.target == draft.target else { throw Self.idTaken("id") }
-                return try await AccessPolicy.view(of: existing, viewer: actor, in: transaction)
-            }
             guard try await AccessPolicy.canSee(target: draft.target, viewer: actor, in: transaction) else {
                 throw DiaryError.notFound("the commented \(Self.describe(draft.target))")
             }

@@ -9,13 +9,8 @@ extension DiaryEngine: DiaryRepository {
         let mood = try Validation.mood(draft.mood)
         try Self.checkVisibility(draft.visibility, bookID: draft.bookID)
         let now = self.now
-        let id: Diary.ID = draft.id ?? newID()
+        let id: Diary.ID = newID()
         return try await write("diaries.write", joining: draft) { transaction, actor in
-            if draft.id != nil, let existing = try await transaction.diary(id) {
-                // A create that already happened (a client retrying what it wrote offline): the entry as it is now.
-                guard existing.authorID == actor.id else { throw Self.idTaken("id") }
-                return existing
-            }
             try await Self.checkImages(draft.images, owner: actor.id, in: transaction)
             if let bookID = draft.bookID {
                 guard try await AccessPolicy.isMember(actor.id, of: bookID, in: transaction) else {

@@ -8,13 +8,8 @@ extension DiaryEngine: PostRepository {
         let tags = try Validation.tags(draft.tags)
         try Validation.images(draft.images)
         let now = self.now
-        let id: Post.ID = draft.id ?? newID()
+        let id: Post.ID = newID()
         return try await write("posts.publish", joining: draft) { transaction, actor in
-            if draft.id != nil, let existing = try await transaction.post(id) {
-                // A publish that already happened (a client retrying what it wrote offline): the post as it is now.
-                guard existing.authorID == actor.id else { throw Self.idTaken("id") }
-                return try await AccessPolicy.view(of: existing, viewer: actor, in: transaction)
-            }
             try await Self.checkImages(draft.images, owner: actor.id, in: transaction)
             let record = PostRecord(
                 id: id, authorID: actor.id, isAnonymous: draft.isAnonymous, title: title, body: body, tags: tags,

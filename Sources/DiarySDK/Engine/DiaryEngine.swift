@@ -120,11 +120,6 @@ public final class DiaryEngine: Sendable {
     }
 
     /// Writes as the signed-in user, checking that the account still exists.
-    /// The error for a client-chosen id that another row already has. It names neither the row nor its owner.
-    static func idTaken(_ field: String) -> DiaryError {
-        DiaryError(.conflict, "the id is already used: choose another (a random UUID)", field: field)
-    }
-
     package func write<Result: Sendable>(
         _ operation: String, _ body: @escaping @Sendable (any StorageTransaction, Viewer) async throws -> Result
     ) async throws -> Result {

@@ -141,23 +141,16 @@ public struct CommentDraft: Hashable, Sendable, Codable {
     public var mood: Mood?
     /// Post anonymously.
     public var isAnonymous: Bool
-    /// The comment's id, chosen by the client (kept by a comment written offline); `nil` for one the backend picks.
-    /// Adding a comment with an id the same user already added on the same target answers with that comment as it
-    /// is now (a retried add); an id anyone else's comment has, or one on another target, is a
-    /// ``DiaryError/Code/conflict`` on `id`.
-    public var id: Comment.ID?
 
     /// Creates a draft.
     public init(
-        target: CommentTarget, parentID: Comment.ID? = nil, body: String, mood: Mood? = nil, isAnonymous: Bool = false,
-        id: Comment.ID? = nil
+        target: CommentTarget, parentID: Comment.ID? = nil, body: String, mood: Mood? = nil, isAnonymous: Bool = false
     ) {
         self.target = target
         self.parentID = parentID
         self.body = body
         self.mood = mood
         self.isAnonymous = isAnonymous
-        self.id = id
     }
 
     /// The JSON member names, spelled out so that renaming a property never changes the wire format.
@@ -167,6 +160,5 @@ public struct CommentDraft: Hashable, Sendable, Codable {
         case body = "body"
         case mood = "mood"
         case isAnonymous = "isAnonymous"
-        case id = "id"
     }
 }

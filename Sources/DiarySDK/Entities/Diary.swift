@@ -114,16 +114,11 @@ public struct DiaryDraft: Hashable, Sendable, Codable {
     public var visibility: Diary.Visibility
     /// The book to write into.
     public var bookID: DiaryBook.ID?
-    /// The entry's id, chosen by the client (an app that creates entries offline keeps their ids); `nil` for one
-    /// the backend picks. Creating with an id the same user already created answers with that entry as it is now
-    /// (a retried create); an id anyone else's row has is a ``DiaryError/Code/conflict`` on `id`.
-    public var id: Diary.ID?
 
     /// Creates a draft.
     public init(
         day: LocalDate? = nil, title: String = "", body: String, mood: Mood? = nil, tags: [String] = [],
-        images: [ImageReference] = [], visibility: Diary.Visibility? = nil, bookID: DiaryBook.ID? = nil,
-        id: Diary.ID? = nil
+        images: [ImageReference] = [], visibility: Diary.Visibility? = nil, bookID: DiaryBook.ID? = nil
     ) {
         self.day = day
         self.title = title
@@ -133,7 +128,6 @@ public struct DiaryDraft: Hashable, Sendable, Codable {
         self.images = images
         self.visibility = visibility ?? (bookID == nil ? .private : .members)
         self.bookID = bookID
-        self.id = id
     }
 
     /// The JSON member names, spelled out so that renaming a property never changes the wire format.
@@ -146,7 +140,6 @@ public struct DiaryDraft: Hashable, Sendable, Codable {
         case images = "images"
         case visibility = "visibility"
         case bookID = "bookID"
-        case id = "id"
     }
 }
 

@@ -171,22 +171,16 @@ public struct PostDraft: Hashable, Sendable, Codable {
     public var images: [ImageReference]
     /// Publish without revealing the author.
     public var isAnonymous: Bool
-    /// The post's id, chosen by the client (kept by a post written offline); `nil` for one the backend picks.
-    /// Publishing with an id the same user already published answers with that post as it is now (a retried
-    /// publish); an id anyone else's post has is a ``DiaryError/Code/conflict`` on `id`.
-    public var id: Post.ID?
 
     /// Creates a draft.
     public init(
-        title: String, body: String, tags: [String] = [], images: [ImageReference] = [], isAnonymous: Bool = false,
-        id: Post.ID? = nil
+        title: String, body: String, tags: [String] = [], images: [ImageReference] = [], isAnonymous: Bool = false
     ) {
         self.title = title
         self.body = body
         self.tags = tags
         self.images = images
         self.isAnonymous = isAnonymous
-        self.id = id
     }
 
     /// The JSON member names, spelled out so that renaming a property never changes the wire format.
@@ -196,7 +190,6 @@ public struct PostDraft: Hashable, Sendable, Codable {
         case tags = "tags"
         case images = "images"
         case isAnonymous = "isAnonymous"
-        case id = "id"
     }
 }
 
