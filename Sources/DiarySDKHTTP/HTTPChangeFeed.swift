@@ -24,10 +24,11 @@ struct HTTPChangeFeed: ChangeFeed {
         let client = self.client
         let task = Task {
             var failures = 0
+            var refusedInARow = 0
             var owner: User.ID?
             var last = position
             var hasOpened = false
-            while !Task.isCancelled {
+            reconnecting: while !Task.isCancelled {
                 guard let session = try? await client.sessions.current() else { break }
                 // A stream belongs to the user who opened it; after a sign-in as someone else it ends.
                 if let owner, owner != session.userID { break }
@@ -37,12 +38,13 @@ struct HTTPChangeFeed: ChangeFeed {
                 guard let request = try? client.streamRequest(path: "/v1/changes", query: query, token: token, lastEventID: last)
                 else { break }
                 var parser = ServerSentEventParser()
-                var received = false
+                // Whether this connection carried anything past its `open`: a server that opens and closes at once,
+                // over and over, is backed off like one that fails.
+                var delivered = false
                 do {
                     for try await chunk in client.transport.stream(request) {
                         for event in parser.feed(chunk) {
                             guard let decoded = Self.decode(event) else { continue }
-                            received = true
                             switch decoded {
                             case .opened(let head):
                                 // A reconnect opens again after `last`: the caller saw the stream open once.
@@ -51,27 +53,40 @@ struct HTTPChangeFeed: ChangeFeed {
                                 last = head
                             case .reloadRequired(let head):
                                 hasOpened = true
+                                delivered = true
                                 last = head
                                 continuation.yield(decoded)
                             case .changed(let change):
+                                delivered = true
                                 last = change.position
                                 continuation.yield(decoded)
                             }
                         }
                     }
-                    failures = received ? 0 : failures + 1
+                    refusedInARow = 0
+                    failures = delivered ? 0 : failures + 1
                 } catch let error as StreamStatusError where error.status == 401 {
-                    // The token expired or the session ended: refresh once and reconnect, or finish when refused.
+                    // The token expired or the session ended: refresh and reconnect at once, or finish when the refresh
+                    // is refused. A fresh token refused again (a clock far off, a proxy dropping the header) is backed
+                    // off, and after three in a row the stream ends: retrying cannot fix it.
+                    refusedInARow += 1
+                    guard refusedInARow <= 3 else { break }
                     do {
                         _ = try await client.sessions.refresh(replacing: token, refresher: client.refreshSession)
-                        continue
+                        if refusedInARow == 1 { continue }
+                        failures += 1
                     } catch let error as DiaryError where error.code == .unauthenticated {
                         break
                     } catch {
                         failures += 1
                     }
+                } catch let error as StreamStatusError where Self.isPermanent(error.status) {
+                    // The server refuses the request itself (a filter it does not know, a route it does not have):
+                    // sending it again cannot help.
+                    break reconnecting
                 } catch {
-                    failures = received ? 1 : failures + 1
+                    refusedInARow = 0
+                    failures = delivered ? 1 : failures + 1
                 }
                 guard !Task.isCancelled else { break }
                 if failures > 0 { try? await HTTPClient.sleep(Self.backoff(afterFailures: failures)) }
@@ -80,6 +95,11 @@ struct HTTPChangeFeed: ChangeFeed {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// Statuses that say the request is wrong for this server, whoever sends it and whenever.
+    static func isPermanent(_ status: Int) -> Bool {
+        [400, 403, 404, 405, 406, 410, 422].contains(status)
     }
 
     /// The wait before reconnecting after `failures` attempts in a row that failed: 0.5 s doubled per failure, at most
@@ -109,7 +129,10 @@ struct HTTPChangeFeed: ChangeFeed {
     }
 }
 
-/// Splits a `text/event-stream` into events.
+/// Splits a `text/event-stream` into events, as the HTML standard's event-stream interpretation does: lines end
+/// with LF, CR or CRLF (also across chunks), a blank line ends an event, `:` starts a comment, and a field's value
+/// loses one leading space. Each byte is looked at once. An event larger than ``maximumEventBytes`` is dropped
+/// whole, so a hostile or broken server cannot make the client buffer without bound.
 struct ServerSentEventParser {
     struct Event: Equatable {
         var name: String
@@ -118,31 +141,73 @@ struct ServerSentEventParser {
         var id: String? = nil
     }
 
-    private var buffer = Data()
+    /// The largest event kept, in bytes.
+    static let maximumEventBytes = 4 << 20
+
+    private var line: [UInt8] = []
+    private var afterCarriageReturn = false
+    private var name = ""
+    private var data: [String] = []
+    private var id: String?
+    private var eventBytes = 0
+    private var isOversized = false
 
     /// Adds bytes and returns the events they complete.
     mutating func feed(_ bytes: Data) -> [Event] {
-        buffer.append(bytes)
         var events: [Event] = []
-        let separator = Data("\n\n".utf8)
-        while let range = buffer.range(of: separator) {
-            let block = String(decoding: buffer[buffer.startIndex..<range.lowerBound], as: UTF8.self)
-            buffer.removeSubrange(buffer.startIndex..<range.upperBound)
-            var name = "message"
-            var id: String?
-            var data: [String] = []
-            for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix(":") { continue }
-                if line.hasPrefix("event:") { name = line.dropFirst(6).trimmingCharacters(in: .whitespaces) }
-                if line.hasPrefix("id:") { id = line.dropFirst(3).trimmingCharacters(in: .whitespaces) }
-                if line.hasPrefix("data:") {
-                    var value = line.dropFirst(5)
-                    if value.hasPrefix(" ") { value = value.dropFirst() }
-                    data.append(String(value))
+        for byte in bytes {
+            if afterCarriageReturn {
+                afterCarriageReturn = false
+                if byte == UInt8(ascii: "\n") { continue }  // the LF of a CRLF: the line already ended
+            }
+            switch byte {
+            case UInt8(ascii: "\r"):
+                afterCarriageReturn = true
+                endLine(into: &events)
+            case UInt8(ascii: "\n"):
+                endLine(into: &events)
+            default:
+                eventBytes += 1
+                if eventBytes > Self.maximumEventBytes {
+                    isOversized = true
+                    line.removeAll()
+                } else {
+                    line.append(byte)
                 }
             }
-            if !data.isEmpty { events.append(Event(name: name, data: data.joined(separator: "\n"), id: id)) }
         }
         return events
+    }
+
+    private mutating func endLine(into events: inout [Event]) {
+        guard !line.isEmpty else {
+            // A blank line: the event ends.
+            if !data.isEmpty, !isOversized {
+                events.append(Event(name: name.isEmpty ? "message" : name, data: data.joined(separator: "\n"), id: id))
+            }
+            name = ""
+            data = []
+            id = nil
+            eventBytes = 0
+            isOversized = false
+            return
+        }
+        defer { line.removeAll(keepingCapacity: true) }
+        guard !isOversized, line[0] != UInt8(ascii: ":") else { return }
+        let field: String
+        var value: ArraySlice<UInt8> = []
+        if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            field = String(decoding: line[..<colon], as: UTF8.self)
+            value = line[(colon + 1)...]
+            if value.first == UInt8(ascii: " ") { value = value.dropFirst() }
+        } else {
+            field = String(decoding: line, as: UTF8.self)
+        }
+        switch field {
+        case "event": name = String(decoding: value, as: UTF8.self)
+        case "data": data.append(String(decoding: value, as: UTF8.self))
+        case "id": id = String(decoding: value, as: UTF8.self)
+        default: break
+        }
     }
 }

@@ -15,7 +15,6 @@ final class HTTPClient: Sendable {
     private let inFlight = InFlightRequests()
     /// Profile edits from this device, one at a time (``sendProfileEdit(_:)``).
     private let profileEdits = WriterQueue()
-    private let profileEditsInFlight = InFlightCalls<String, User>()
     /// How many writes have finished: reads are joined only with reads that started after the same write.
     private let writes = Locked<UInt64>(0)
 
@@ -52,14 +51,12 @@ final class HTTPClient: Sendable {
 
     /// Sends a profile or settings edit and publishes the profile its answer carries as `profileUpdated`. This
     /// device's edits go one at a time, so the server applies them in the order they are published and the last
-    /// profile published is the newest; identical edits made at once still share one request.
+    /// profile published is the newest. They are not joined: after edits A, B and A again, the profile ends on A.
     func sendProfileEdit(_ request: HTTPRequest) async throws -> User {
-        try await profileEditsInFlight.run(key: request.deduplicationKey) {
-            try await self.profileEdits.run {
-                let user = try await self.send(request, as: User.self)
-                self.sessions.authStates.profileUpdated(user)
-                return user
-            }
+        try await profileEdits.run {
+            let user = try await send(request, as: User.self)
+            sessions.authStates.profileUpdated(user)
+            return user
         }
     }
 

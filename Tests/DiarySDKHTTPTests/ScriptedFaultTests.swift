@@ -325,4 +325,47 @@ struct ScriptedFaultTests {
         let events = parser.feed(Data(":1}\n\n: keep-alive\n\n".utf8))
         #expect(events == [.init(name: "change", data: "{\"a\":1}")])
     }
+
+    @Test func serverSentEventsEndLinesWithLFCROrCRLFEvenAcrossChunks() {
+        var parser = ServerSentEventParser()
+        var events: [ServerSentEventParser.Event] = []
+        // CRLF split between chunks, a lone CR, a field without a space, one without a colon, data on two lines.
+        for chunk in ["id: m1.2\r", "\nevent: open\r\ndata: {}\r\n\r", "\n", "id:m1.3\revent:change\rdata: a\rdata:b\r\r",
+            "retry\n: comment\ndata\n\n"]
+        {
+            events += parser.feed(Data(chunk.utf8))
+        }
+        #expect(events == [
+            .init(name: "open", data: "{}", id: "m1.2"), .init(name: "change", data: "a\nb", id: "m1.3"),
+            .init(name: "message", data: ""),
+        ])
+    }
+
+    @Test func anOversizedServerSentEventIsDroppedAndTheNextOneStillArrives() {
+        var parser = ServerSentEventParser()
+        let huge = String(repeating: "x", count: ServerSentEventParser.maximumEventBytes + 10)
+        #expect(parser.feed(Data("event: change\ndata: \(huge)\n\n".utf8)).isEmpty)
+        #expect(parser.feed(Data("event: change\ndata: small\n\n".utf8)) == [.init(name: "change", data: "small")])
+    }
+
+    @Test func aLongReplayInOneChunkIsSplitInOnePass() {
+        var parser = ServerSentEventParser()
+        let count = 20_000
+        let text = (0..<count).map { "id: m1.\($0)\nevent: change\ndata: {\"n\":\($0)}\n\n" }.joined()
+        let events = parser.feed(Data(text.utf8))
+        #expect(events.count == count)
+        #expect(events.last == .init(name: "change", data: "{\"n\":\(count - 1)}", id: "m1.\(count - 1)"))
+    }
+
+    @Test func theChangeFeedBacksOffAndGivesUpOnlyWhereItShould() {
+        #expect(HTTPChangeFeed.isPermanent(400) && HTTPChangeFeed.isPermanent(404))
+        #expect(!HTTPChangeFeed.isPermanent(401) && !HTTPChangeFeed.isPermanent(503) && !HTTPChangeFeed.isPermanent(429))
+        for failures in 1...20 {
+            let ceiling = min(30, 0.5 * pow(2, Double(min(failures, 16) - 1)))
+            for _ in 0..<20 {
+                let wait = HTTPChangeFeed.backoff(afterFailures: failures)
+                #expect(wait >= ceiling * 0.5 && wait <= ceiling)
+            }
+        }
+    }
 }

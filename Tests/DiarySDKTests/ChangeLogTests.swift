@@ -118,7 +118,7 @@ struct ChangeLogTests {
     @Test func positionsAreShortPrintableASCII() throws {
         #expect(ChangePosition("m1x.42") != nil)
         #expect(ChangePosition("p:123.4_5-6") != nil)
-        for bad in ["", "a b", "é", "a\nb", String(repeating: "a", count: 129), "a/b"] {
+        for bad in ["", "a b", "é", "a\nb", String(repeating: "a", count: 201), "a/b"] {
             #expect(ChangePosition(bad) == nil, "\(bad)")
         }
         let decoded = try JSONDecoder().decode([ChangePosition].self, from: Data(#"["m1.2"]"#.utf8))
@@ -156,5 +156,23 @@ struct ChangeLogTests {
         object["entity"] = "post"
         let mismatched = try JSONSerialization.data(withJSONObject: object)
         #expect(throws: DecodingError.self) { try JSONDecoder.diary().decode(DiaryChange.self, from: mismatched) }
+    }
+
+    private func position(_ text: String) throws -> ChangePosition {
+        try #require(ChangePosition(text))
+    }
+
+    @Test func aPositionInsideATransactionNamesTheTransactionBeforeAndTheMutationsDelivered() throws {
+        let inside = DiaryEngine.ResumePoint(try position("mabc.41~2"))
+        #expect(inside.storePosition?.rawValue == "mabc.41" && inside.skipThrough == 2)
+        let plain = DiaryEngine.ResumePoint(try position("mabc.41"))
+        #expect(plain.storePosition?.rawValue == "mabc.41" && plain.skipThrough == nil)
+        // Anything else with a `~` is not the engine's: handed to the store as it is, which answers `trimmed`.
+        for odd in ["~2", "mabc.41~", "mabc.41~x", "mabc.41~2~3", "mabc.41~-1"] {
+            let point = DiaryEngine.ResumePoint(try position(odd))
+            #expect(point.storePosition?.rawValue == odd && point.skipThrough == nil, "\(odd)")
+        }
+        #expect(DiaryEngine.ResumePoint(nil) == DiaryEngine.ResumePoint(nil))
+        #expect(DiaryEngine.ResumePoint.position(after: try position("mabc.41"), mutation: 3).rawValue == "mabc.41~3")
     }
 }

@@ -46,7 +46,8 @@ public final class PostThreadViewModel {
     }
 
     /// Starts following: loads first unless there is a position to resume after, then applies each event until
-    /// ``stop()``. Returns once the stream is open, so a change made after it returns is never missed.
+    /// ``stop()``. Returns once the stream is open (over HTTP: once it reached the server), so a change made after it
+    /// returns is never missed.
     public func start() async {
         guard following == nil else { return }
         let stream = sdk.changes.changes(.post(postID), after: position)
@@ -121,6 +122,11 @@ public final class PostThreadViewModel {
             case (.comment, _, .comment(let comment)?):
                 if let index = state.comments.firstIndex(where: { $0.id == comment.id }) {
                     state.comments[index] = comment
+                } else if let parentID = comment.parentID,
+                    let last = state.comments.lastIndex(where: { $0.id == parentID || $0.parentID == parentID })
+                {
+                    // A reply goes at the end of its thread, where a reload would show it.
+                    state.comments.insert(comment, at: last + 1)
                 } else {
                     state.comments.append(comment)
                 }

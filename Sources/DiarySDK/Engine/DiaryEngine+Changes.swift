@@ -11,13 +11,27 @@ extension DiaryEngine: ChangeFeed {
     @_spi(Engine)
     public func changes(_ filter: ChangeFilter, after position: ChangePosition?) -> AsyncStream<ChangeEvent> {
         let (stream, continuation) = AsyncStream<ChangeEvent>.makeStream(bufferingPolicy: .unbounded)
-        guard let viewer = try? requireUserID() else {
-            continuation.finish()
-            return stream
+        // Who and which session, read once: a sign-out between two reads would leave a stream with no session to end.
+        let viewer: User.ID
+        let openedWith: String?
+        switch principal {
+        case .fixed(let id):
+            viewer = id
+            openedWith = nil
+        case .session(let context):
+            guard let session = context.session else {
+                continuation.finish()
+                return stream
+            }
+            viewer = session.userID
+            openedWith = session.accessToken
         }
-        let openedWith = sessionToken
+        let resume = ResumePoint(position)
         let task = Task { [self] in
-            var last = position
+            // The store position of the last transaction handled, and how many of the next one's mutations the
+            // caller already has (a position inside a transaction).
+            var last = resume.storePosition
+            var skipThrough = resume.skipThrough
             var hasOpened = false
             following: while !Task.isCancelled {
                 var received = false
@@ -28,16 +42,22 @@ extension DiaryEngine: ChangeFeed {
                     case .opened(let head):
                         // A stream the store ended early (it could not keep what it owed) is reopened after the last
                         // position: the app saw the stream open once.
-                        if !hasOpened { continuation.yield(.opened(head)) }
+                        if !hasOpened { continuation.yield(.opened(position ?? head)) }
                         hasOpened = true
                         last = head
                     case .trimmed(let head):
                         continuation.yield(.reloadRequired(head))
                         hasOpened = true
+                        skipThrough = nil
                         last = head
                     case .committed(let at, let mutations):
+                        let previous = last ?? at
                         last = at
-                        switch await visibleChanges(of: mutations, at: at, to: viewer, filter: filter) {
+                        let skip = skipThrough
+                        skipThrough = nil
+                        switch await visibleChanges(
+                            of: mutations, at: at, after: previous, skippingThrough: skip, to: viewer, filter: filter)
+                        {
                         case .changes(let changes):
                             for change in changes { continuation.yield(.changed(change)) }
                         case .accountDeleted:
@@ -70,27 +90,59 @@ extension DiaryEngine: ChangeFeed {
         return stream
     }
 
+    /// Where a stream resumes, read from the position of the last event the caller applied: after a store's
+    /// position, or (`<store position>~<n>`) inside the transaction after it, whose mutations up to index `n` the
+    /// caller already has. A store never writes `~`, so anything else is a store's position as it is (and one the
+    /// store does not know is answered with `trimmed`).
+    struct ResumePoint: Equatable {
+        var storePosition: ChangePosition?
+        var skipThrough: Int?
+
+        init(_ position: ChangePosition?) {
+            storePosition = position
+            guard let text = position?.rawValue, let tilde = text.firstIndex(of: "~"),
+                text.lastIndex(of: "~") == tilde, let index = Int(text[text.index(after: tilde)...]), index >= 0,
+                let before = ChangePosition(String(text[..<tilde]))
+            else { return }
+            storePosition = before
+            skipThrough = index
+        }
+
+        /// The position of the change made by mutation `index` of the transaction after `previous`.
+        static func position(after previous: ChangePosition, mutation index: Int) -> ChangePosition {
+            ChangePosition(validated: "\(previous.rawValue)~\(index)")
+        }
+    }
+
     private enum VisibleChanges {
         case changes([DiaryChange])
         case accountDeleted
         case unreadable
     }
 
-    /// What of one committed transaction `viewer` may see and `filter` admits, read as they would read it (two tries).
+    /// What of one committed transaction `viewer` may see and `filter` admits, read as they would read it (two
+    /// tries). Its last change has the transaction's position; the ones before it, the position inside the
+    /// transaction (``ResumePoint``), so a stream resumed after any of them carries on with the next. Mutations up to
+    /// `skippingThrough` were delivered before.
     private func visibleChanges(
-        of mutations: [StoreMutation], at position: ChangePosition, to viewer: User.ID, filter: ChangeFilter
+        of mutations: [StoreMutation], at position: ChangePosition, after previous: ChangePosition,
+        skippingThrough skip: Int?, to viewer: User.ID, filter: ChangeFilter
     ) async -> VisibleChanges {
         for attempt in 0..<2 {
             do {
                 return try await store.read("changes.filter") { db -> VisibleChanges in
                     guard try await db.contains(.user(viewer)) else { return .accountDeleted }
                     let current = try await Viewer.load(viewer, in: db)
-                    var changes: [DiaryChange] = []
-                    for mutation in mutations {
+                    var found: [(index: Int, change: DiaryChange)] = []
+                    for (index, mutation) in mutations.enumerated() where index > (skip ?? -1) {
                         guard try await Self.admits(mutation, filter, batch: mutations, in: db),
                             let change = try await Self.change(for: mutation, at: position, viewer: current, in: db)
                         else { continue }
-                        changes.append(change)
+                        found.append((index, change))
+                    }
+                    var changes = found.map(\.change)
+                    for slot in changes.indices.dropLast() {
+                        changes[slot].position = ResumePoint.position(after: previous, mutation: found[slot].index)
                     }
                     return .changes(changes)
                 }
@@ -121,25 +173,35 @@ extension DiaryEngine: ChangeFeed {
             if user.id != viewer.id, try await !AccessPolicy.canSee(user: user.id, viewer: viewer, in: db) {
                 return nil
             }
-            return change(.user, user.id.rawValue, kind, .user(AccessPolicy.view(of: user, viewer: viewer.id)))
+            // The profile as it is now (a replayed change must not show an older one).
+            let now = kind == .deleted ? nil : try await db.user(user.id)
+            return change(.user, user.id.rawValue, kind, now.map { .user(AccessPolicy.view(of: $0, viewer: viewer.id)) })
         case .diary(let diary):
-            var visibleNow = diary.authorID == viewer.id
-            if !visibleNow, mutation.after != nil {
-                visibleNow = try await AccessPolicy.canSee(diary, viewer: viewer, in: db)
+            var visible = diary.authorID == viewer.id
+            if !visible, case .diary(let new) = mutation.after {
+                visible = try await AccessPolicy.canSee(new, viewer: viewer, in: db)
             }
-            var visible = visibleNow
             if !visible, case .diary(let old) = mutation.before {
                 visible = try await AccessPolicy.canSee(old, viewer: viewer, in: db)
             }
             guard visible else { return nil }
-            return change(.diary, diary.id.rawValue, kind, visibleNow ? .diary(diary) : nil)
+            // The value is the entry as it is now, when the viewer may still see it: a replayed change never shows
+            // text since edited away, nor an entry since made private.
+            var value: ChangeValue?
+            if kind != .deleted, let now = try await db.diary(diary.id) {
+                var seen = now.authorID == viewer.id
+                if !seen { seen = try await AccessPolicy.canSee(now, viewer: viewer, in: db) }
+                if seen { value = .diary(now) }
+            }
+            return change(.diary, diary.id.rawValue, kind, value)
         case .book(let book):
             let isMember = try await AccessPolicy.isMember(viewer.id, of: book.id, in: db)
             guard isMember || kind == .deleted else { return nil }
             if kind == .deleted && book.ownerID != viewer.id && !isMember {
                 return nil
             }
-            return change(.book, book.id.rawValue, kind, .book(AccessPolicy.view(of: book, viewer: viewer.id)))
+            let now = isMember && kind != .deleted ? try await db.book(book.id) : nil
+            return change(.book, book.id.rawValue, kind, now.map { .book(AccessPolicy.view(of: $0, viewer: viewer.id)) })
         case .membership(let membership):
             let isMember = try await AccessPolicy.isMember(viewer.id, of: membership.bookID, in: db)
             if membership.userID != viewer.id, !isMember { return nil }
@@ -174,11 +236,15 @@ extension DiaryEngine: ChangeFeed {
         case .notification(let notification):
             guard notification.recipientID == viewer.id else { return nil }
             if kind != .deleted, try await !AccessPolicy.canSee(notification, viewer: viewer, in: db) { return nil }
-            let view = kind == .deleted ? nil : try await Self.views(of: [notification], in: db).first
+            var view: DiaryNotification?
+            if kind != .deleted, let now = try await db.notification(notification.id) {
+                view = try await Self.views(of: [now], in: db).first
+            }
             return change(.notification, notification.id.rawValue, kind, view.map { .notification($0) })
         case .blog(let blog):
             guard blog.ownerID == viewer.id else { return nil }
-            return change(.blog, blog.id.rawValue, kind, .blog(blog))
+            let now = kind == .deleted ? nil : try await db.blog(blog.id)
+            return change(.blog, blog.id.rawValue, kind, now.map { .blog($0) })
         case .anonymousBlock:
             // Its other end is the anonymous author, whom no change may name.
             return nil

@@ -62,7 +62,8 @@ public struct ChangeFilter: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The filter as the REST API writes it in `GET /v1/changes?filter=`: `feed`, `notifications`,
-    /// `entities:post,comment`, `book:<id>`, `post:<id>` or `entry:<id>`; `nil` for ``everything``.
+    /// `entities:post,comment`, `book:<id>`, `post:<id>` or `entry:<id>`; `everything` for ``everything`` (which the
+    /// API writes as no parameter).
     public var description: String {
         wireValue ?? "everything"
     }

@@ -5,8 +5,10 @@ import Foundation
 /// it later delivers every change after it (or ``ChangeEvent/reloadRequired(_:)`` when it cannot).
 ///
 /// A position is opaque: only the store that gave it can compare it with another. It is a short string of ASCII
-/// letters, digits and `.`, `-`, `_`, `:` (at most 128), so it fits an HTTP header and a server-sent event's `id`
-/// line, and survives being saved in `UserDefaults` or a file.
+/// letters, digits and `.`, `-`, `_`, `:`, `~` (at most 200; a store's own positions at most 128), so it fits an HTTP header and a server-sent event's `id`
+/// line, and survives being saved in `UserDefaults` or a file. A store writes the position of each committed
+/// transaction without `~`; the engine marks with `~` the changes of a transaction before its last (see
+/// ``DiaryChange/position``).
 ///
 /// On the wire: a JSON string.
 public struct ChangePosition: Hashable, Sendable, LosslessStringConvertible, Codable {
@@ -14,7 +16,7 @@ public struct ChangePosition: Hashable, Sendable, LosslessStringConvertible, Cod
     public let rawValue: String
 
     /// The longest position any store may write.
-    public static let maximumLength = 128
+    public static let maximumLength = 200
 
     /// A position read back from text, or `nil` when the text cannot be one (empty, too long, or with characters no
     /// store writes).
@@ -42,7 +44,7 @@ public struct ChangePosition: Hashable, Sendable, LosslessStringConvertible, Cod
         let text = try container.decode(String.self)
         guard let position = Self(text) else {
             throw DecodingError.dataCorruptedError(
-                in: container, debugDescription: "not a change position (1–128 ASCII letters, digits, '.', '-', '_', ':')")
+                in: container, debugDescription: "not a change position (1–200 ASCII letters, digits, '.', '-', '_', ':', '~')")
         }
         self = position
     }
@@ -60,7 +62,7 @@ public struct ChangePosition: Hashable, Sendable, LosslessStringConvertible, Cod
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"),
-                UInt8(ascii: ":"):
+                UInt8(ascii: ":"), UInt8(ascii: "~"):
                 true
             default:
                 false

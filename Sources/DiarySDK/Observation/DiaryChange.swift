@@ -39,7 +39,9 @@ public struct DiaryChange: Hashable, Sendable, Codable {
     public var id: UUID
     /// How it changed.
     public var kind: Kind
-    /// Where the change is in the store's change log: save it to resume from here later.
+    /// Where the change is in the store's change log: save it to resume from here later. Every change has its own,
+    /// also the several changes one transaction can make (a comment and the notification it causes): a stream
+    /// resumed after one of them carries on with the next.
     public var position: ChangePosition
     /// The thing as it is after the change, as the viewer sees it (someone else's anonymous post has no author,
     /// another user's profile is their public one): `nil` for a deletion, for a relationship, and where the changed
