@@ -86,24 +86,38 @@ extension ConformanceSuite {
         ConformanceCheck("diaries", "identicalWritesAtOnceWriteOnceButOneAfterTheOtherWriteTwice") { context in
             let alice = try await context.user("alice")
             let sdk = alice.sdk
-            let draft = DiaryDraft(body: "Double tap", visibility: .shared)
-            async let first = sdk.diaries.write(draft)
-            async let second = sdk.diaries.write(draft)
-            let (one, two) = try await (first, second)
-            try expectEqual(one, two, "both callers get the one entry")
-            try expectEqual(try await sdk.diaries.entries(.init(), page: .first()).items.map(\.id), [one.id])
-            let post = PostDraft(title: "Tap", body: "tap")
-            async let firstPost = sdk.posts.publish(post)
-            async let secondPost = sdk.posts.publish(post)
-            let (postOne, postTwo) = try await (firstPost, secondPost)
-            try expectEqual(postOne.id, postTwo.id)
+            // Two identical calls at once, tried up to three times with a fresh draft each: on a loaded machine the
+            // second call's task can start only after the first has finished (a local write takes microseconds),
+            // and then there is nothing to join. A backend that never joins fails all three tries.
+            var joinedDraft: DiaryDraft?
+            for attempt in 1...3 where joinedDraft == nil {
+                let draft = DiaryDraft(body: "Double tap \(attempt)", visibility: .shared)
+                async let first = sdk.diaries.write(draft)
+                async let second = sdk.diaries.write(draft)
+                let (one, two) = try await (first, second)
+                if one == two { joinedDraft = draft }
+            }
+            let draft = try expectSome(joinedDraft, "two identical writes at once to give both callers the one entry")
+            var joinedPost: PostDraft?
+            for attempt in 1...3 where joinedPost == nil {
+                let post = PostDraft(title: "Tap", body: "tap \(attempt)")
+                async let firstPost = sdk.posts.publish(post)
+                async let secondPost = sdk.posts.publish(post)
+                let (postOne, postTwo) = try await (firstPost, secondPost)
+                if postOne.id == postTwo.id { joinedPost = post }
+            }
+            let post = try expectSome(joinedPost, "two identical posts at once to be one")
             async let different = sdk.posts.publish(PostDraft(title: "Tap", body: "tap again"))
             async let same = sdk.posts.publish(post)
             let (three, four) = try await (different, same)
             try expect(three.id != four.id, "different writes at once are not joined")
+            let entries = { try await collectAll { try await sdk.diaries.entries(.init(), page: $0) } }
+            try expectEqual(try await entries().filter { $0.body == draft.body }.count, 1, "the joined write wrote once")
             _ = try await sdk.diaries.write(draft)
-            try expectEqual(try await sdk.diaries.entries(.init(), page: .first()).items.count, 2, "a later identical write writes")
-            try expectEqual(try await sdk.posts.feed(page: .first()).items.count, 3)
+            try expectEqual(try await entries().filter { $0.body == draft.body }.count, 2, "a later identical write writes")
+            let posts = try await collectAll { try await sdk.posts.feed(page: $0) }
+            try expectEqual(posts.filter { $0.body == post.body }.count, 2, "the joined post, and the later identical one")
+            try expectEqual(posts.filter { $0.body == "tap again" }.count, 1)
         },
         ConformanceCheck("diaries", "blankOrOversizedEntriesAreRejectedAndNothingIsStored") { context in
             let alice = try await context.user("alice")
