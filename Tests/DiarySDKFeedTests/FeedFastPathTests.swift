@@ -287,4 +287,17 @@ struct FeedFastPathTests {
             #expect(content == escaped + "<br />" + escaped, "\(text.debugDescription)")
         }
     }
+
+    @Test("re-serialised attribute values are escaped as the character-level escaper does, also next to combining marks")
+    func attributeEscapingMatchesCharacters() {
+        let values = ["", "plain", "a & b < c \"d\"", "caf\u{E9} & cr\u{E8}me", "x &\u{301} y", "\u{600}& z", "\"\u{1F600}\"",
+                      "\u{E9}<\u{E9}", "&&&", "\"", "tail &"]
+        for value in values {
+            var expected = ""
+            FeedText.escapeAttribute(value, into: &expected)
+            var bytes: [UInt8] = Array("prefix=".utf8)
+            FeedText.appendEscapedAttribute(value, into: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "prefix=" + expected, "\(value.debugDescription)")
+        }
+    }
 }

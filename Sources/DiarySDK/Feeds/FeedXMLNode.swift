@@ -72,6 +72,12 @@ struct FeedXMLNode {
     /// Whether the element has neither element children nor character data.
     var isEmpty: Bool { record.firstChild < 0 && record.textStart == record.textEnd }
 
+    /// Where ``text`` lies in the tree's text buffer.
+    var textRange: Range<Int> {
+        let record = tree.elements[index]
+        return record.textStart..<record.textEnd
+    }
+
     /// The concatenated character data of this element and all descendants.
     var text: String {
         let record = tree.elements[index]

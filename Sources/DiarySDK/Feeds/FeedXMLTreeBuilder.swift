@@ -294,8 +294,7 @@ extension FeedXMLTreeBuilder {
 
         mutating func appendText(_ string: String) {
             guard !stack.isEmpty, !stopped else { return }
-            var string = string
-            string.withUTF8 { appendBytes($0) }
+            FeedText.withBytes(string) { appendBytes($0) }
         }
 
         mutating func appendText(_ data: Data) {
