@@ -33,6 +33,9 @@ extension FeedParser {
             throw FeedParsingError(.tooDeep, "Elements nest deeper than the limit of \(configuration.maxDepth)",
                                    line: builder.errorLine, column: builder.errorColumn)
         }
+        if builder.exceededTextLimit {
+            throw FeedParsingError(.tooLarge, "The document's character data passes \(FeedXMLTree.maxTextBytes) bytes, the most one parse holds")
+        }
         if builder.stoppedAtMaxItems {
             diagnostics.append(FeedDiagnostic(kind: "maxItems", severity: .info,
                                               message: "Parsing stopped after \(builder.completedItems) items (maxItems)"))

@@ -34,6 +34,7 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     var completedShallowElements: Int { state.completedShallowElements }
     var stoppedAtMaxItems: Bool { state.stoppedAtMaxItems }
     var exceededDepth: Bool { state.exceededDepth }
+    var exceededTextLimit: Bool { state.exceededTextLimit }
     var failed: Bool { state.failed }
     /// The first parse error XMLParser reported (its `parserError` is the last one).
     var firstError: Error? { state.firstError }
@@ -99,6 +100,8 @@ extension FeedXMLTreeBuilder {
         var attributes: [FeedXMLTree.Attribute] = []
         var declarations: [(prefix: String, uri: String)] = []
         var namespaces: [String] = [""]
+        var qualifiedNames: [String] = []
+        var contexts: [(base: Int32, language: Int32)] = [(0, 0)]
         var bases: [URL?]
         var languages: [String?] = [nil]
         /// The character data; only the first `textCount` bytes are used (the rest is zeroed room to grow into).
@@ -122,8 +125,10 @@ extension FeedXMLTreeBuilder {
         var completedShallowElements = 0
         var stoppedAtMaxItems = false
         var exceededDepth = false
+        /// The character data would pass ``FeedXMLTree/maxTextBytes``.
+        var exceededTextLimit = false
         var failed = false
-        /// Set with `failed`, `exceededDepth` or `stoppedAtMaxItems`: every later event is ignored.
+        /// Set with `failed`, `exceededDepth`, `exceededTextLimit` or `stoppedAtMaxItems`: every later event is ignored.
         var stopped = false
         var firstError: Error?
         var errorLine: Int?
@@ -188,13 +193,11 @@ extension FeedXMLTreeBuilder {
             }
             let attributeEnd = Int32(attributes.count)
 
-            var baseIndex: Int32 = 0
-            var languageIndex: Int32 = 0
-            if let parent = stack.last?.element {
-                baseIndex = elements[Int(parent)].baseIndex
-                languageIndex = elements[Int(parent)].languageIndex
-            }
+            var contextIndex: Int32 = 0
+            if let parent = stack.last?.element { contextIndex = elements[Int(parent)].contextIndex }
             if attributeStart < attributeEnd {
+                var (baseIndex, languageIndex) = contexts[Int(contextIndex)]
+                var changed = false
                 for k in Int(attributeStart)..<Int(attributeEnd) where attributes[k].namespace == FeedXMLTreeBuilder.xmlNamespace {
                     let attribute = attributes[k]
                     if attribute.localName == "base" {
@@ -202,21 +205,26 @@ extension FeedXMLTreeBuilder {
                         if let resolved = FeedURLResolver.resolve(attribute.value, against: base) {
                             bases.append(resolved)
                             baseIndex = Int32(bases.count - 1)
+                            changed = true
                         }
                     } else if attribute.localName == "lang" {
                         let trimmed = FeedText.trim(attribute.value)
                         languages.append(trimmed.isEmpty ? nil : trimmed)
                         languageIndex = Int32(languages.count - 1)
+                        changed = true
                     }
+                }
+                if changed {
+                    contexts.append((baseIndex, languageIndex))
+                    contextIndex = Int32(contexts.count - 1)
                 }
             }
 
             let namespaceIndex: Int32
-            let ns: FeedNamespace
             if namespace == lastNamespace.uri {
                 namespaceIndex = lastNamespace.index
-                ns = lastNamespace.kind
             } else {
+                let ns: FeedNamespace
                 // A document uses a handful of namespaces: comparing with each is cheaper than hashing.
                 var known: Int32? = nil
                 if namespaces.count <= 8 {
@@ -240,12 +248,16 @@ extension FeedXMLTreeBuilder {
                 lastNamespace = (namespace, namespaceIndex, ns)
             }
 
+            var qualifiedIndex: Int32 = -1
+            if qualified != local {
+                qualifiedIndex = Int32(qualifiedNames.count)
+                qualifiedNames.append(qualified)
+            }
             let index = Int32(elements.count)
             elements.append(FeedXMLTree.Element(
-                localName: local, qualifiedName: qualified, ns: ns, namespaceIndex: namespaceIndex,
-                baseIndex: baseIndex, languageIndex: languageIndex, attributeStart: attributeStart, attributeEnd: attributeEnd,
-                declarationStart: declarationStart, declarationEnd: Int32(declarations.count),
-                line: line, textStart: textCount, textEnd: textCount))
+                localName: local, textStart: textCount, namespaceIndex: namespaceIndex,
+                contextIndex: contextIndex, attributeStart: attributeStart, declarationStart: declarationStart,
+                line: Int32(clamping: line), qualifiedIndex: qualifiedIndex))
             if let top = stack.indices.last {
                 let (parentIndex, lastChild) = stack[top]
                 if lastChild < 0 {
@@ -323,6 +335,12 @@ extension FeedXMLTreeBuilder {
             guard count > 0, let source = bytes.baseAddress else { return }
             let old = textCount
             if text.count < old + count {
+                guard old + count <= FeedXMLTree.maxTextBytes else {
+                    // Offsets are 32-bit; past that the tree is complete, and the parse fails as too large.
+                    exceededTextLimit = true
+                    stopped = true
+                    return
+                }
                 // Inside the capacity reserved for the document's size, 1 MiB at a time (no copy; the zeros are written,
                 // so every byte of growth is resident); past it, doubling.
                 var grown = Swift.max(old + count, text.count * 2, 4_096)
@@ -340,6 +358,7 @@ extension FeedXMLTreeBuilder {
             text.removeLast(text.count - textCount)
             guard !elements.isEmpty else { return nil }
             return FeedXMLTree(elements: elements, attributes: attributes, declarations: declarations, namespaces: namespaces,
+                               namespaceKinds: namespaceKinds, qualifiedNames: qualifiedNames, contexts: contexts,
                                bases: bases, languages: languages, text: text)
         }
     }
