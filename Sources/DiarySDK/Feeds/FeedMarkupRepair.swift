@@ -25,6 +25,17 @@ struct FeedMarkupRepair {
     /// Input bytes before this index are already in `out` (or unchanged, while `out` is `nil`).
     private var copiedUpTo = 0
 
+    /// The diagnostic message of each kind of repair.
+    static let messages: [String: String] = [
+        "htmlEntity": "HTML named entities were rewritten to numeric character references",
+        "bareAmpersand": "Bare or unknown '&' references were escaped as &amp;",
+        "invalidCharacterReference": "Invalid numeric character references were replaced",
+        "controlCharacter": "Control characters not allowed in XML were removed",
+        "unterminatedCDATA": "An unterminated CDATA section was closed at the end of the document",
+        "misplacedDeclaration": "An XML declaration that was not at the very start was removed",
+        "internalEntity": "Entities declared in the DOCTYPE were expanded by the parser's own budgeted expander",
+    ]
+
     /// Repairs `input`; returns it untouched (same storage, no copy) when nothing needs repair.
     static func repair(_ input: [UInt8]) throws -> (bytes: [UInt8], diagnostics: [FeedDiagnostic]) {
         var repair = FeedMarkupRepair()
@@ -33,18 +44,10 @@ struct FeedMarkupRepair {
         // declaration, a DOCTYPE) or expanded (an entity that is empty or is `?>`) can leave a processing
         // instruction's target right before `?>`, and so can libxml2's own recovery from an error inside a comment.
         separateDatalessInstructions(&output)
-        let messages: [String: String] = [
-            "htmlEntity": "HTML named entities were rewritten to numeric character references",
-            "bareAmpersand": "Bare or unknown '&' references were escaped as &amp;",
-            "invalidCharacterReference": "Invalid numeric character references were replaced",
-            "controlCharacter": "Control characters not allowed in XML were removed",
-            "unterminatedCDATA": "An unterminated CDATA section was closed at the end of the document",
-            "misplacedDeclaration": "An XML declaration that was not at the very start was removed",
-            "internalEntity": "Entities declared in the DOCTYPE were expanded by the parser's own budgeted expander",
-        ]
+        guard !repair.counts.isEmpty else { return (output, []) }
         let diagnostics = repair.counts.sorted { $0.value.line < $1.value.line }.map { kind, value in
             FeedDiagnostic(kind: kind, severity: kind == "internalEntity" ? .info : .repaired,
-                           message: "\(messages[kind] ?? kind) (\(value.count)×, first on line \(value.line))", line: value.line)
+                           message: "\(Self.messages[kind] ?? kind) (\(value.count)×, first on line \(value.line))", line: value.line)
         }
         return (output, diagnostics)
     }

@@ -77,16 +77,10 @@ struct FeedXMLNode {
     var isEmpty: Bool { record.firstChild < 0 && record.textStart == record.textEnd }
 
     /// Where ``text`` lies in the tree's text buffer.
-    var textRange: Range<Int> {
-        let record = tree.elements[index]
-        return record.textStart..<record.textEnd
-    }
+    var textRange: Range<Int> { record.textStart..<record.textEnd }
 
     /// The concatenated character data of this element and all descendants.
-    var text: String {
-        let record = tree.elements[index]
-        return tree.string(record.textStart..<record.textEnd)
-    }
+    var text: String { tree.string(textRange) }
 
     /// The child elements of one element, following the sibling links.
     struct Elements: Sequence, IteratorProtocol {

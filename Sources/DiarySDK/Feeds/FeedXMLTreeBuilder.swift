@@ -287,8 +287,9 @@ extension FeedXMLTreeBuilder {
             guard !stopped, let (index, _) = stack.popLast() else { return }
             let depth = stack.count + 1
             elements[Int(index)].textEnd = textCount
-            while let last = scopes.last, last.depth >= depth, scopes.count > 1 {
-                if last.prefix.isEmpty { defaultDeclarations -= 1 }
+            // Compared in place: copying the last scope out would retain and release its two strings per end tag.
+            while scopes.count > 1, scopes[scopes.count - 1].depth >= depth {
+                if scopes[scopes.count - 1].prefix.isEmpty { defaultDeclarations -= 1 }
                 scopes.removeLast()
             }
             if depth >= 2, depth <= 3 { completedShallowElements += 1 }
