@@ -22,8 +22,11 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     /// - Parameter expectedBytes: The document's size, to reserve room for about one element per 64 bytes up front
     ///   (growing the array copies every record and retains its strings again, and holds both copies at once; the
     ///   reserved pages are not touched, so not resident, until records are written).
-    init(documentURL: URL?, maxDepth: Int, maxItems: Int?, expectedBytes: Int = 0) {
+    /// - Parameter maxTextBytes: The most character data the tree takes (the element records' offsets are 32-bit);
+    ///   past it the tree is complete and ``exceededTextLimit`` is set. Lower only in tests.
+    init(documentURL: URL?, maxDepth: Int, maxItems: Int?, expectedBytes: Int = 0, maxTextBytes: Int = FeedXMLTree.maxTextBytes) {
         state = State(documentURL: documentURL, maxDepth: maxDepth, maxItems: maxItems)
+        state.maxTextBytes = Swift.min(maxTextBytes, FeedXMLTree.maxTextBytes)
         state.elements.reserveCapacity(expectedBytes / 64)
         // The character data is at most about the document's size; reserving it avoids copies as the buffer grows.
         state.text.reserveCapacity(expectedBytes)
@@ -125,7 +128,9 @@ extension FeedXMLTreeBuilder {
         var completedShallowElements = 0
         var stoppedAtMaxItems = false
         var exceededDepth = false
-        /// The character data would pass ``FeedXMLTree/maxTextBytes``.
+        /// The most character data taken (at most ``FeedXMLTree/maxTextBytes``).
+        var maxTextBytes = FeedXMLTree.maxTextBytes
+        /// The character data would pass `maxTextBytes`.
         var exceededTextLimit = false
         var failed = false
         /// Set with `failed`, `exceededDepth`, `exceededTextLimit` or `stoppedAtMaxItems`: every later event is ignored.
@@ -336,7 +341,7 @@ extension FeedXMLTreeBuilder {
             guard count > 0, let source = bytes.baseAddress else { return }
             let old = textCount
             if text.count < old + count {
-                guard old + count <= FeedXMLTree.maxTextBytes else {
+                guard old + count <= maxTextBytes else {
                     // Offsets are 32-bit; past that the tree is complete, and the parse fails as too large.
                     exceededTextLimit = true
                     stopped = true
@@ -346,6 +351,8 @@ extension FeedXMLTreeBuilder {
                 // so every byte of growth is resident); past it, doubling.
                 var grown = Swift.max(old + count, text.count * 2, 4_096)
                 if text.capacity >= old + count { grown = Swift.min(Swift.max(old + count, text.count + (1 << 20)), text.capacity) }
+                // Never past the limit, so that every append beyond it comes through the check above.
+                grown = Swift.min(grown, maxTextBytes)
                 text += repeatElement(0, count: grown - text.count)
             }
             text.withUnsafeMutableBufferPointer { target in
