@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 @testable import DiarySDK
 
@@ -171,5 +174,25 @@ struct FeedDepthAndSizeTests {
         #expect(result.diagnostics.map(\.kind) == ["malformedXML"])
         #expect((result.diagnostics.first?.line ?? 0) >= items, "the error is at the end, not at the 10 MB mark")
         #expect(result.feed.items.count >= items - 1)
+    }
+
+    @Test("character data past the tree's limit stops the tree and is reported, never wrapping the 32-bit offsets")
+    func textLimitStopsTheTree() throws {
+        // The real limit is 4 GiB; the builder takes a lower one so that the guard runs on a small document.
+        let xml = "<rss><channel><title>0123456789</title><item><title>\(String(repeating: "x", count: 5_000))</title></item></channel></rss>"
+        for (limit, exceeded) in [(4_096, true), (100_000, false)] {
+            let parser = XMLParser(data: Data(xml.utf8))
+            parser.shouldProcessNamespaces = true
+            let builder = FeedXMLTreeBuilder(documentURL: nil, maxDepth: 64, maxItems: nil, maxTextBytes: limit)
+            parser.delegate = builder
+            _ = parser.parse()
+            parser.delegate = nil
+            let tree = try #require(builder.finish())
+            #expect(builder.exceededTextLimit == exceeded, "limit \(limit)")
+            #expect(tree.text.count <= limit)
+            // libxml2 may hand the long title over in pieces: some of it can be in before the limit stops the tree.
+            if exceeded { #expect(tree.text.count < 5_010) } else { #expect(tree.text.count == 5_010) }
+            #expect(tree.text.starts(with: Array("0123456789".utf8)))
+        }
     }
 }

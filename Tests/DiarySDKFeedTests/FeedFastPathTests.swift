@@ -287,4 +287,46 @@ struct FeedFastPathTests {
             #expect(content == escaped + "<br />" + escaped, "\(text.debugDescription)")
         }
     }
+
+    @Test("re-serialised attribute values are escaped as the character-level escaper does, also next to combining marks")
+    func attributeEscapingMatchesCharacters() {
+        let values = ["", "plain", "a & b < c \"d\"", "caf\u{E9} & cr\u{E8}me", "x &\u{301} y", "\u{600}& z", "\"\u{1F600}\"",
+                      "\u{E9}<\u{E9}", "&&&", "\"", "tail &"]
+        for value in values {
+            var expected = ""
+            FeedText.escapeAttribute(value, into: &expected)
+            var bytes: [UInt8] = Array("prefix=".utf8)
+            FeedText.appendEscapedAttribute(value, into: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "prefix=" + expected, "\(value.debugDescription)")
+        }
+    }
+
+    @Test("plain UTF-8 Data is parsed where it lies exactly when decoding would leave it as it is, with the same result")
+    func inPlaceDataMatchesTheCopyingPath() throws {
+        let body = "<rss version=\"2.0\"><channel><title>T\u{E9}</title><item><title>a &amp; b</title><link>https://example.com/1</link></item>"
+            + "<item><title>c &nbsp; d</title><description><![CDATA[<p>x</p>]]></description></item></channel></rss>"
+        let cases: [(bytes: [UInt8], plain: Bool)] = [
+            (Array(body.utf8), true),
+            (Array(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + body).utf8), true),
+            (Array(("<?xml-stylesheet href=\"s.css\"?>" + body).utf8), true),
+            (Array(("<?xml version=\"1.0\" encoding=\"utf-8\"?>" + body).utf8), false),
+            (Array(("<?xml version=\"1.0\"?>" + body).utf8), false),
+            (Array(("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>" + body).utf8), false),
+            ([0xEF, 0xBB, 0xBF] + Array(body.utf8), false),
+            (Array((" " + body).utf8), false),
+            (Array(body.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }, false),
+            (Array(body.utf8) + [0xFF], false),
+        ]
+        for (bytes, plain) in cases {
+            #expect(bytes.withUnsafeBufferPointer { FeedEncoding.isPlainUTF8XML($0) } == plain, "\(bytes.prefix(12))")
+            for configuration in [FeedParser.Configuration(), FeedParser.Configuration(maxItems: 1)] {
+                let parser = FeedParser(configuration: configuration)
+                let inPlace = try parser.parse(Data(bytes))
+                let copied = try parser.parseOwned(bytes, documentURL: nil, httpCharset: nil)
+                #expect(inPlace.feed == copied.feed, "\(bytes.prefix(12))")
+                #expect(inPlace.diagnostics == copied.diagnostics, "\(bytes.prefix(12))")
+                #expect(inPlace.encoding == copied.encoding, "\(bytes.prefix(12))")
+            }
+        }
+    }
 }

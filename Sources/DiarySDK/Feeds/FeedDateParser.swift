@@ -27,20 +27,23 @@ public enum FeedDateParser: Sendable {
     }
 
     private static func parse(_ string: String) -> Date? {
-        var copy = string
-        return copy.withUTF8 { buffer -> Date? in
-            var start = 0
-            var end = buffer.count
-            while start < end, isSpace(buffer[start]) { start += 1 }
-            while end > start, isSpace(buffer[end - 1]) { end -= 1 }
-            if start == end || end - start > 200 { return nil }
-            let bytes = UnsafeBufferPointer(rebasing: buffer[start..<end])
-            let first = bytes[0]
-            if isDigit(first) || first == UInt8(ascii: "-") {
-                if let date = parseISO(bytes) { return date }
-            }
-            return parseRFC(bytes)
+        FeedText.withBytes(string) { parse(utf8: $0) }
+    }
+
+    /// Parses the UTF-8 bytes of a date string as it stands (no translation of Greek or Hungarian names); the feed
+    /// mapper tries this on the tree's text before building a `String`.
+    static func parse(utf8 buffer: UnsafeBufferPointer<UInt8>) -> Date? {
+        var start = 0
+        var end = buffer.count
+        while start < end, isSpace(buffer[start]) { start += 1 }
+        while end > start, isSpace(buffer[end - 1]) { end -= 1 }
+        if start == end || end - start > 200 { return nil }
+        let bytes = UnsafeBufferPointer(rebasing: buffer[start..<end])
+        let first = bytes[0]
+        if isDigit(first) || first == UInt8(ascii: "-") {
+            if let date = parseISO(bytes) { return date }
         }
+        return parseRFC(bytes)
     }
 
     // MARK: - Shared helpers

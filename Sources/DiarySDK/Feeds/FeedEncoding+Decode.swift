@@ -34,6 +34,21 @@ extension FeedEncoding {
         try decode(bytes(of: data), httpCharset: httpCharset)
     }
 
+    /// Whether ``decode(_:httpCharset:)`` without an HTTP charset would return `bytes` as they are, with no diagnostic:
+    /// XML that starts with `<` (no BOM, no leading whitespace, not UTF-16/32), whose declaration is absent or is
+    /// exactly the UTF-8 one, and that is valid UTF-8. Such a document can be parsed where it lies.
+    static func isPlainUTF8XML(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "<"), bytes[1] != 0 else { return false }
+        // libxml2 and FeedXMLDeclaration take `<?xml` and a blank at the start as the declaration.
+        let opensDeclaration = bytes.count > 5 && bytes[1] == UInt8(ascii: "?") && bytes[2] == UInt8(ascii: "x")
+            && bytes[3] == UInt8(ascii: "m") && bytes[4] == UInt8(ascii: "l") && FeedXMLDeclaration.isBlank(bytes[5])
+        if opensDeclaration {
+            guard bytes.count >= utf8Declaration.count,
+                  UnsafeBufferPointer(rebasing: bytes[..<utf8Declaration.count]).elementsEqual(utf8Declaration) else { return false }
+        }
+        return isValidUTF8(bytes)
+    }
+
     /// Transcodes `bytes` to UTF-8 (without BOM or leading whitespace) and rewrites the XML declaration. Plain UTF-8
     /// comes back as the same array, uncopied.
     static func decode(_ bytes: [UInt8], httpCharset: String?) throws -> Decoded {

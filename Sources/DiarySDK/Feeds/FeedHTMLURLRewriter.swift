@@ -35,8 +35,7 @@ enum FeedHTMLURLRewriter {
     /// Scans the UTF-8 bytes in place and records the replacements; the result is built only when something changed.
     static func resolve(_ html: String, against base: URL?) -> String {
         guard let base else { return html }
-        var html = html
-        let edits: [(range: Range<Int>, replacement: String)] = html.withUTF8 { b in
+        let edits: [(range: Range<Int>, replacement: String)] = FeedText.withBytes(html) { b in
             guard let start = b.baseAddress, memchr(start, Int32(UInt8(ascii: "=")), b.count) != nil else { return [] }
             var edits: [(range: Range<Int>, replacement: String)] = []
             var i = 0
@@ -81,7 +80,7 @@ enum FeedHTMLURLRewriter {
             return edits
         }
         guard !edits.isEmpty else { return html }
-        return html.withUTF8 { b in
+        return FeedText.withBytes(html) { b in
             var out: [UInt8] = []
             out.reserveCapacity(b.count + 64 * edits.count)
             var copied = 0
@@ -128,8 +127,7 @@ enum FeedHTMLURLRewriter {
     /// Whether the text before the first `:` consists of letters, digits, `+`, `-` and `.` (Unicode letters and digits
     /// count, as `Character.isLetter`/`isNumber` say); bytes for ASCII text, characters otherwise.
     static func hasScheme(_ string: String) -> Bool {
-        var copy = string
-        let ascii: Bool? = copy.withUTF8 { b in
+        let ascii: Bool? = FeedText.withBytes(string) { b in
             var k = 0
             while k < b.count, b[k] != UInt8(ascii: ":") {
                 if b[k] >= 0x80 { return nil }

@@ -25,26 +25,40 @@ struct FeedMarkupRepair {
     /// Input bytes before this index are already in `out` (or unchanged, while `out` is `nil`).
     private var copiedUpTo = 0
 
+    /// The diagnostic message of each kind of repair.
+    static let messages: [String: String] = [
+        "htmlEntity": "HTML named entities were rewritten to numeric character references",
+        "bareAmpersand": "Bare or unknown '&' references were escaped as &amp;",
+        "invalidCharacterReference": "Invalid numeric character references were replaced",
+        "controlCharacter": "Control characters not allowed in XML were removed",
+        "unterminatedCDATA": "An unterminated CDATA section was closed at the end of the document",
+        "misplacedDeclaration": "An XML declaration that was not at the very start was removed",
+        "internalEntity": "Entities declared in the DOCTYPE were expanded by the parser's own budgeted expander",
+    ]
+
     /// Repairs `input`; returns it untouched (same storage, no copy) when nothing needs repair.
     static func repair(_ input: [UInt8]) throws -> (bytes: [UInt8], diagnostics: [FeedDiagnostic]) {
+        let result = try input.withUnsafeBufferPointer { try repair(in: $0) }
+        return (result.bytes ?? input, result.diagnostics)
+    }
+
+    /// Repairs the bytes `input`; `bytes` is `nil` when they need nothing (the caller then uses `input` itself).
+    static func repair(in input: UnsafeBufferPointer<UInt8>) throws -> (bytes: [UInt8]?, diagnostics: [FeedDiagnostic]) {
         var repair = FeedMarkupRepair()
-        var output = try input.withUnsafeBufferPointer { try repair.run($0) } ?? input
+        var output = try repair.run(input)
         // Last, on exactly the bytes XMLParser will read: what the pass removed (a control character, a misplaced
         // declaration, a DOCTYPE) or expanded (an entity that is empty or is `?>`) can leave a processing
         // instruction's target right before `?>`, and so can libxml2's own recovery from an error inside a comment.
-        separateDatalessInstructions(&output)
-        let messages: [String: String] = [
-            "htmlEntity": "HTML named entities were rewritten to numeric character references",
-            "bareAmpersand": "Bare or unknown '&' references were escaped as &amp;",
-            "invalidCharacterReference": "Invalid numeric character references were replaced",
-            "controlCharacter": "Control characters not allowed in XML were removed",
-            "unterminatedCDATA": "An unterminated CDATA section was closed at the end of the document",
-            "misplacedDeclaration": "An XML declaration that was not at the very start was removed",
-            "internalEntity": "Entities declared in the DOCTYPE were expanded by the parser's own budgeted expander",
-        ]
+        if var repaired = output {
+            separateDatalessInstructions(&repaired)
+            output = repaired
+        } else {
+            output = separatingDatalessInstructions(input)
+        }
+        guard !repair.counts.isEmpty else { return (output, []) }
         let diagnostics = repair.counts.sorted { $0.value.line < $1.value.line }.map { kind, value in
             FeedDiagnostic(kind: kind, severity: kind == "internalEntity" ? .info : .repaired,
-                           message: "\(messages[kind] ?? kind) (\(value.count)×, first on line \(value.line))", line: value.line)
+                           message: "\(Self.messages[kind] ?? kind) (\(value.count)×, first on line \(value.line))", line: value.line)
         }
         return (output, diagnostics)
     }
@@ -228,6 +242,11 @@ struct FeedMarkupRepair {
     /// the rest as markup, so only changing every occurrence is safe. None of the three changes forms a new data-less
     /// instruction, so one pass is enough.
     static func separateDatalessInstructions(_ bytes: inout [UInt8]) {
+        if let changed = bytes.withUnsafeBufferPointer({ separatingDatalessInstructions($0) }) { bytes = changed }
+    }
+
+    /// ``separateDatalessInstructions(_:)`` on bytes held elsewhere: the changed bytes, or `nil` when nothing changes.
+    static func separatingDatalessInstructions(_ b: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         @inline(__always) func isTargetByte(_ c: UInt8) -> Bool {
             !FeedXMLDeclaration.isBlank(c) && c != UInt8(ascii: "?") && c != UInt8(ascii: "<") && c != UInt8(ascii: ">")
         }
@@ -238,9 +257,9 @@ struct FeedMarkupRepair {
         }
         var changed: [UInt8]?
         var copiedUpTo = 0
-        bytes.withUnsafeBufferPointer { b in
+        do {
             let n = b.count
-            guard let base = b.baseAddress else { return }
+            guard let base = b.baseAddress else { return nil }
             // CDATA sections are located only when a candidate needs to know whether it is inside one: `?` is rare
             // in feeds (query strings, the declaration), `<` is in every tag of the HTML inside CDATA.
             var sectionsFrom = 0
@@ -296,7 +315,7 @@ struct FeedMarkupRepair {
             }
             if changed != nil { changed!.append(contentsOf: UnsafeBufferPointer(rebasing: b[copiedUpTo...])) }
         }
-        if let changed { bytes = changed }
+        return changed
     }
 
     /// Skips the DOCTYPE at `start`, collecting simple internal entities; emits only its newlines.

@@ -18,20 +18,48 @@ extension FeedParser {
         var repaired = try FeedMarkupRepair.repair(bytes)
         bytes = []
         diagnostics += repaired.diagnostics
+        let run = repaired.bytes.withUnsafeBufferPointer { runXML($0, documentURL: documentURL) }
+        repaired.bytes = []
+        return try mapXML(run, diagnostics: &diagnostics)
+    }
+
+    /// ``parseXML(_:documentURL:diagnostics:)`` on UTF-8 bytes the caller holds (a plain UTF-8 `Data`): XMLParser
+    /// reads them in place unless the repair pass changes them.
+    func parseXML(inPlace bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
+        var repaired = try FeedMarkupRepair.repair(in: bytes)
+        diagnostics += repaired.diagnostics
+        let run: XMLRun
+        if let changed = repaired.bytes {
+            run = changed.withUnsafeBufferPointer { runXML($0, documentURL: documentURL) }
+            repaired.bytes = nil
+        } else {
+            run = runXML(bytes, documentURL: documentURL)
+        }
+        return try mapXML(run, diagnostics: &diagnostics)
+    }
+
+    /// XMLParser over `bytes`: with an item limit, the document up to the limit's last item first.
+    private func runXML(_ bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?) -> XMLRun {
         // With an item limit, the document up to the limit's last item is parsed first: XMLParser cannot be stopped
         // from its callbacks, and when the tree is complete within that prefix, the whole document would give the
         // same tree (every later event is ignored). Otherwise (the cut was early, or an error came first) the whole
         // document is parsed.
-        var run: XMLRun?
-        if let maxItems = configuration.maxItems, let cut = Self.itemLimitEnd(repaired.bytes, items: maxItems) {
-            let attempt = runXMLParser(repaired.bytes, count: cut, documentURL: documentURL)
-            if attempt.builder.stoppedAtMaxItems { run = attempt }
+        if let maxItems = configuration.maxItems, let cut = Self.itemLimitEnd(bytes, items: maxItems) {
+            let attempt = runXMLParser(UnsafeBufferPointer(rebasing: bytes[..<cut]), documentURL: documentURL)
+            if attempt.builder.stoppedAtMaxItems { return attempt }
         }
-        let (parserError, builder, tree, succeeded) = run ?? runXMLParser(repaired.bytes, count: repaired.bytes.count, documentURL: documentURL)
-        repaired.bytes = []
+        return runXMLParser(bytes, documentURL: documentURL)
+    }
+
+    /// The feed from a finished XMLParser run: limit errors, diagnostics, mapping.
+    private func mapXML(_ run: XMLRun, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
+        let (parserError, builder, tree, succeeded) = run
         if builder.exceededDepth {
             throw FeedParsingError(.tooDeep, "Elements nest deeper than the limit of \(configuration.maxDepth)",
                                    line: builder.errorLine, column: builder.errorColumn)
+        }
+        if builder.exceededTextLimit {
+            throw FeedParsingError(.tooLarge, "The document's character data passes \(FeedXMLTree.maxTextBytes) bytes, the most one parse holds")
         }
         if builder.stoppedAtMaxItems {
             diagnostics.append(FeedDiagnostic(kind: "maxItems", severity: .info,
@@ -66,9 +94,9 @@ extension FeedParser {
     /// `XML_PARSE_HUGE`), which made every larger well-formed feed look truncated. Fed in pieces, its input buffer
     /// holds only the unparsed rest of the current piece, so neither the limit nor a second copy of the document
     /// applies. Both ways XMLParser reads the bytes in place, and nothing refers to them after this returns.
-    private func runXMLParser(_ bytes: [UInt8], count: Int, documentURL: URL?) -> XMLRun {
-        bytes.withUnsafeBufferPointer { all in
-            let input = UnsafeBufferPointer(rebasing: all[..<count])
+    private func runXMLParser(_ input: UnsafeBufferPointer<UInt8>, documentURL: URL?) -> XMLRun {
+        let count = input.count
+        do {
             let parser: XMLParser
             if count < Self.wholeDocumentLimit, let base = input.baseAddress {
                 parser = XMLParser(data: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: count, deallocator: .none))
@@ -91,7 +119,7 @@ extension FeedParser {
     /// The index just past the `items`-th end tag named `item` or `entry` (any prefix), or `nil` when the document has
     /// fewer (or the limit is not positive). Only a guess at where the tree will be complete: end tags inside CDATA
     /// or comments, or of nested items, make it early, and the caller then parses the whole document.
-    static func itemLimitEnd(_ bytes: [UInt8], items: Int) -> Int? {
+    static func itemLimitEnd(_ bytes: UnsafeBufferPointer<UInt8>, items: Int) -> Int? {
         guard items > 0 else { return nil }
         var seen = 0
         var i = 0

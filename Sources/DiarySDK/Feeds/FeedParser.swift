@@ -54,6 +54,20 @@ public struct FeedParser: Sendable {
         guard data.count <= configuration.maxBytes else {
             throw FeedParsingError(.tooLarge, "The document has \(data.count) bytes; the limit is \(configuration.maxBytes)")
         }
+        // Plain UTF-8 XML that needs no decoding is parsed where it lies: copying it into the parser's own array
+        // would be the only copy of the document made (≈ 1 instruction a byte).
+        if httpCharset == nil, let result = try data.withUnsafeBytes({ raw -> FeedParseResult? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard FeedEncoding.isPlainUTF8XML(bytes) else { return nil }
+            var diagnostics: [FeedDiagnostic] = []
+            var feed = try parseXML(inPlace: bytes, documentURL: documentURL, diagnostics: &diagnostics)
+            if let maxItems = configuration.maxItems, feed.items.count > maxItems {
+                feed.items.removeSubrange(maxItems...)
+            }
+            return FeedParseResult(feed: feed, diagnostics: diagnostics, encoding: "utf-8")
+        }) {
+            return result
+        }
         return try parseOwned(FeedEncoding.bytes(of: data), documentURL: documentURL, httpCharset: httpCharset)
     }
 

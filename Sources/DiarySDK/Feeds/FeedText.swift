@@ -25,6 +25,16 @@ enum FeedURLResolver {
 
 /// Whitespace normalisation and markup serialisation helpers.
 enum FeedText {
+    /// Calls `body` with the UTF-8 bytes of `string` in place. Native strings (all the parser makes) lend their
+    /// storage without the copy, retain and uniqueness check of a `var` copy's `withUTF8`; other strings are made
+    /// contiguous first.
+    @inline(__always)
+    static func withBytes<R>(_ string: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = string
+        return copy.withUTF8(body)
+    }
+
     /// Trims; returns `nil` for an empty result.
     static func trimmed(_ string: String?) -> String? {
         guard let string else { return nil }
@@ -49,8 +59,7 @@ enum FeedText {
     /// Whether `collapsed` would return the string unchanged: no leading, trailing or repeated spaces and no tabs or
     /// line breaks (the common case for titles and names, checked without building a copy).
     static func isAlreadyCollapsed(_ string: String) -> Bool {
-        var copy = string
-        return copy.withUTF8 { bytes -> Bool in
+        return withBytes(string) { bytes -> Bool in
             var previousSpace = true
             for byte in bytes {
                 switch byte {
@@ -69,10 +78,8 @@ enum FeedText {
 
     /// Whether `haystack` contains `needle`, comparing UTF-8 bytes (Foundation's `contains` bridges to `NSString`).
     static func contains(_ haystack: String, _ needle: String) -> Bool {
-        var haystack = haystack
-        var needle = needle
-        return haystack.withUTF8 { h in
-            needle.withUTF8 { n in
+        return withBytes(haystack) { h in
+            withBytes(needle) { n in
                 guard n.count > 0 else { return true }
                 guard h.count >= n.count else { return false }
                 let first = n[0]
@@ -89,8 +96,7 @@ enum FeedText {
     /// algorithms, which cost hundreds of instructions per call on `String.UTF8View`).
     @inline(__always)
     static func colonOffset(_ string: String) -> Int? {
-        var string = string
-        return string.withUTF8 { bytes -> Int? in
+        return withBytes(string) { bytes -> Int? in
             for k in 0..<bytes.count where bytes[k] == 0x3A { return k }
             return nil
         }
@@ -98,8 +104,7 @@ enum FeedText {
 
     /// The UTF-8 offset of the first `byte` in `string`, if any.
     static func offset(of byte: UInt8, in string: String) -> Int? {
-        var string = string
-        return string.withUTF8 { bytes -> Int? in
+        return withBytes(string) { bytes -> Int? in
             for k in 0..<bytes.count where bytes[k] == byte { return k }
             return nil
         }
@@ -107,9 +112,8 @@ enum FeedText {
 
     /// `string.lowercased()` for the ASCII names of elements, without allocating when there is nothing to lower.
     static func lowercasedName(_ string: String) -> String {
-        var copy = string
         // 0: nothing to lower; 1: ASCII with capitals (lowered here); 2: non-ASCII (Unicode lowercasing).
-        let kind = copy.withUTF8 { bytes -> Int in
+        let kind = withBytes(string) { bytes -> Int in
             var kind = 0
             for byte in bytes {
                 if byte >= 0x80 { return 2 }
@@ -120,7 +124,7 @@ enum FeedText {
         switch kind {
         case 0: return string
         case 1:
-            return copy.withUTF8 { bytes in
+            return withBytes(string) { bytes in
                 String(unsafeUninitializedCapacity: bytes.count) { target in
                     for k in 0..<bytes.count {
                         let byte = bytes[k]
@@ -149,8 +153,7 @@ enum FeedText {
         if isAlreadyCollapsed(string) { return string.isEmpty ? nil : string }
         // On the UTF-8 bytes: the four separators are single ASCII bytes, which never occur inside a multi-byte
         // sequence, so this is the same as walking the scalars.
-        var copy = string
-        let out: [UInt8] = copy.withUTF8 { bytes in
+        let out: [UInt8] = withBytes(string) { bytes in
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count)
             var pendingSpace = false
@@ -191,6 +194,33 @@ enum FeedText {
             default: out.append(character)
             }
         }
+    }
+
+    /// ``escapeAttribute(_:into:)`` on the UTF-8 bytes: `&`, `<` and `"` are escaped byte by byte when each stands
+    /// between ASCII neighbours (so it is a character of its own); otherwise the value goes through the character
+    /// version.
+    static func appendEscapedAttribute(_ value: String, into out: inout [UInt8]) {
+        let done = withBytes(value) { b -> Bool in
+            for k in 0..<b.count where b[k] == 0x26 || b[k] == 0x3C || b[k] == 0x22 {
+                if (k > 0 && b[k - 1] >= 0x80) || (k + 1 < b.count && b[k + 1] >= 0x80) { return false }
+            }
+            var copied = 0
+            for k in 0..<b.count where b[k] == 0x26 || b[k] == 0x3C || b[k] == 0x22 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<k]))
+                switch b[k] {
+                case 0x26: out.append(contentsOf: "&amp;".utf8)
+                case 0x3C: out.append(contentsOf: "&lt;".utf8)
+                default: out.append(contentsOf: "&quot;".utf8)
+                }
+                copied = k + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[copied..<b.count]))
+            return true
+        }
+        guard !done else { return }
+        var escaped = ""
+        escapeAttribute(value, into: &escaped)
+        out.append(contentsOf: escaped.utf8)
     }
 
     /// Serialises an element's children back to markup (XHTML elements lose their prefix).
@@ -359,16 +389,14 @@ enum FeedText {
             out.append(contentsOf: key.utf8)
             out.append(contentsOf: "=\"".utf8)
             var value = value
-            if FeedHTMLURLRewriter.urlAttributes.contains(key.lowercased()), let base = node.base,
-               let resolved = FeedHTMLURLRewriter.absolute(value, base, emptyIsBase: key.lowercased() == "href") {
+            if node.base != nil, FeedHTMLURLRewriter.urlAttributes.contains(lowercasedName(key)), let base = node.base,
+               let resolved = FeedHTMLURLRewriter.absolute(value, base, emptyIsBase: lowercasedName(key) == "href") {
                 value = resolved.replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
             }
-            var escaped = ""
-            escapeAttribute(value, into: &escaped)
-            out.append(contentsOf: escaped.utf8)
+            appendEscapedAttribute(value, into: &out)
             out.append(UInt8(ascii: "\""))
         }
-        if node.isEmpty, voidElements.contains(name.lowercased()) {
+        if node.isEmpty, voidElements.contains(lowercasedName(name)) {
             out.append(contentsOf: " />".utf8)
             return true
         }
@@ -435,8 +463,7 @@ enum FeedText {
     /// windows-1252 characters browsers show for them (`&#146;` → ’); the undefined codes are kept as written.
     /// The string is rebuilt only when it holds one.
     static func mappingC1References(_ html: String) -> String {
-        var html = html
-        let edits: [(range: Range<Int>, scalar: UInt32)] = html.withUTF8 { b in
+        let edits: [(range: Range<Int>, scalar: UInt32)] = withBytes(html) { b in
             guard let base = b.baseAddress else { return [] }
             var edits: [(range: Range<Int>, scalar: UInt32)] = []
             var i = 0
@@ -465,7 +492,7 @@ enum FeedText {
             return edits
         }
         guard !edits.isEmpty else { return html }
-        return html.withUTF8 { b in
+        return withBytes(html) { b in
             var out: [UInt8] = []
             out.reserveCapacity(b.count)
             var copied = 0

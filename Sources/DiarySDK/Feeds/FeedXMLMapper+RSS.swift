@@ -58,15 +58,19 @@ extension FeedXMLMapper {
         }
         if feed.authors.isEmpty, let itunesAuthor { feed.authors.append(itunesAuthor) }
         if feed.summary == nil { feed.summary = fallbackSummary }
-        var seen = Set<Int>()
+        // An element has one parent, so the items of distinct containers are distinct: only a container named twice
+        // (the channel falling back to the root) is skipped.
+        var containers: [FeedXMLNode] = []
+        for container in itemContainers where !containers.contains(where: { $0.index == container.index }) {
+            containers.append(container)
+        }
         var itemCount = 0
-        for container in itemContainers {
+        for container in containers {
             for child in container.elements where child.localName == "item" { itemCount += 1 }
         }
         feed.items.reserveCapacity(itemCount)
-        for container in itemContainers {
+        for container in containers {
             for child in container.elements where child.localName == "item" && Self.isCore(child) {
-                guard seen.insert(child.index).inserted else { continue }
                 feed.items.append(mapRSSItem(child))
             }
         }

@@ -38,6 +38,13 @@ struct FeedXMLMapper {
 
     mutating func date(_ node: FeedXMLNode?) -> Date? {
         guard let node else { return nil }
+        // Most dates parse straight from the tree's bytes; a string is built only for the rest (translated month
+        // names, the diagnostic).
+        let range = node.textRange
+        if !range.isEmpty,
+           let date = node.tree.text.withUnsafeBufferPointer({ FeedDateParser.parse(utf8: UnsafeBufferPointer(rebasing: $0[range])) }) {
+            return date
+        }
         let raw = node.text
         guard let trimmed = FeedText.trimmed(raw) else { return nil }
         if let date = FeedDateParser.date(from: trimmed) { return date }

@@ -11,30 +11,34 @@ struct FeedXMLNode {
     }
 
     var localName: String { record.localName }
-    var qualifiedName: String { record.qualifiedName }
-    var ns: FeedNamespace { record.ns }
+    var qualifiedName: String {
+        let qualified = record.qualifiedIndex
+        return qualified < 0 ? record.localName : tree.qualifiedNames[Int(qualified)]
+    }
+    var ns: FeedNamespace { tree.namespaceKinds[Int(record.namespaceIndex)] }
     var namespace: String { tree.namespaces[Int(record.namespaceIndex)] }
     /// The effective base URL (inherited `xml:base`, resolved against the document URL).
-    var base: URL? { tree.bases[Int(record.baseIndex)] }
+    var base: URL? { tree.bases[Int(tree.contexts[Int(record.contextIndex)].base)] }
     /// The effective `xml:lang`.
-    var language: String? { tree.languages[Int(record.languageIndex)] }
-    var line: Int { record.line }
+    var language: String? { tree.languages[Int(tree.contexts[Int(record.contextIndex)].language)] }
+    var line: Int { Int(record.line) }
 
     /// The attributes in the order of their qualified names.
     var attributes: ArraySlice<FeedXMLTree.Attribute> {
-        tree.attributes[Int(record.attributeStart)..<Int(record.attributeEnd)]
+        tree.attributes[Int(record.attributeStart)..<tree.attributeEnd(of: index)]
     }
 
     /// Prefix declarations made on this element (prefix → URI), for re-serialisation.
     var declarations: ArraySlice<(prefix: String, uri: String)> {
-        tree.declarations[Int(record.declarationStart)..<Int(record.declarationEnd)]
+        tree.declarations[Int(record.declarationStart)..<tree.declarationEnd(of: index)]
     }
 
     /// The value of an attribute, matched by local name and namespace URI ("" = no namespace).
     func attribute(_ localName: String, namespace: String = "") -> String? {
-        let record = tree.elements[index]
-        guard record.attributeStart < record.attributeEnd else { return nil }
-        for k in Int(record.attributeStart)..<Int(record.attributeEnd) {
+        let start = Int(tree.elements[index].attributeStart)
+        let end = tree.attributeEnd(of: index)
+        guard start < end else { return nil }
+        for k in start..<end {
             let attribute = tree.attributes[k]
             if attribute.localName == localName && attribute.namespace == namespace { return attribute.value }
         }
@@ -72,11 +76,11 @@ struct FeedXMLNode {
     /// Whether the element has neither element children nor character data.
     var isEmpty: Bool { record.firstChild < 0 && record.textStart == record.textEnd }
 
+    /// Where ``text`` lies in the tree's text buffer.
+    var textRange: Range<Int> { record.textStart..<record.textEnd }
+
     /// The concatenated character data of this element and all descendants.
-    var text: String {
-        let record = tree.elements[index]
-        return tree.string(record.textStart..<record.textEnd)
-    }
+    var text: String { tree.string(textRange) }
 
     /// The child elements of one element, following the sibling links.
     struct Elements: Sequence, IteratorProtocol {

@@ -22,8 +22,11 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     /// - Parameter expectedBytes: The document's size, to reserve room for about one element per 64 bytes up front
     ///   (growing the array copies every record and retains its strings again, and holds both copies at once; the
     ///   reserved pages are not touched, so not resident, until records are written).
-    init(documentURL: URL?, maxDepth: Int, maxItems: Int?, expectedBytes: Int = 0) {
+    /// - Parameter maxTextBytes: The most character data the tree takes (the element records' offsets are 32-bit);
+    ///   past it the tree is complete and ``exceededTextLimit`` is set. Lower only in tests.
+    init(documentURL: URL?, maxDepth: Int, maxItems: Int?, expectedBytes: Int = 0, maxTextBytes: Int = FeedXMLTree.maxTextBytes) {
         state = State(documentURL: documentURL, maxDepth: maxDepth, maxItems: maxItems)
+        state.maxTextBytes = Swift.min(maxTextBytes, FeedXMLTree.maxTextBytes)
         state.elements.reserveCapacity(expectedBytes / 64)
         // The character data is at most about the document's size; reserving it avoids copies as the buffer grows.
         state.text.reserveCapacity(expectedBytes)
@@ -34,6 +37,7 @@ final class FeedXMLTreeBuilder: NSObject, XMLParserDelegate {
     var completedShallowElements: Int { state.completedShallowElements }
     var stoppedAtMaxItems: Bool { state.stoppedAtMaxItems }
     var exceededDepth: Bool { state.exceededDepth }
+    var exceededTextLimit: Bool { state.exceededTextLimit }
     var failed: Bool { state.failed }
     /// The first parse error XMLParser reported (its `parserError` is the last one).
     var firstError: Error? { state.firstError }
@@ -99,6 +103,8 @@ extension FeedXMLTreeBuilder {
         var attributes: [FeedXMLTree.Attribute] = []
         var declarations: [(prefix: String, uri: String)] = []
         var namespaces: [String] = [""]
+        var qualifiedNames: [String] = []
+        var contexts: [(base: Int32, language: Int32)] = [(0, 0)]
         var bases: [URL?]
         var languages: [String?] = [nil]
         /// The character data; only the first `textCount` bytes are used (the rest is zeroed room to grow into).
@@ -122,8 +128,12 @@ extension FeedXMLTreeBuilder {
         var completedShallowElements = 0
         var stoppedAtMaxItems = false
         var exceededDepth = false
+        /// The most character data taken (at most ``FeedXMLTree/maxTextBytes``).
+        var maxTextBytes = FeedXMLTree.maxTextBytes
+        /// The character data would pass `maxTextBytes`.
+        var exceededTextLimit = false
         var failed = false
-        /// Set with `failed`, `exceededDepth` or `stoppedAtMaxItems`: every later event is ignored.
+        /// Set with `failed`, `exceededDepth`, `exceededTextLimit` or `stoppedAtMaxItems`: every later event is ignored.
         var stopped = false
         var firstError: Error?
         var errorLine: Int?
@@ -188,13 +198,11 @@ extension FeedXMLTreeBuilder {
             }
             let attributeEnd = Int32(attributes.count)
 
-            var baseIndex: Int32 = 0
-            var languageIndex: Int32 = 0
-            if let parent = stack.last?.element {
-                baseIndex = elements[Int(parent)].baseIndex
-                languageIndex = elements[Int(parent)].languageIndex
-            }
+            var contextIndex: Int32 = 0
+            if let parent = stack.last?.element { contextIndex = elements[Int(parent)].contextIndex }
             if attributeStart < attributeEnd {
+                var (baseIndex, languageIndex) = contexts[Int(contextIndex)]
+                var changed = false
                 for k in Int(attributeStart)..<Int(attributeEnd) where attributes[k].namespace == FeedXMLTreeBuilder.xmlNamespace {
                     let attribute = attributes[k]
                     if attribute.localName == "base" {
@@ -202,21 +210,26 @@ extension FeedXMLTreeBuilder {
                         if let resolved = FeedURLResolver.resolve(attribute.value, against: base) {
                             bases.append(resolved)
                             baseIndex = Int32(bases.count - 1)
+                            changed = true
                         }
                     } else if attribute.localName == "lang" {
                         let trimmed = FeedText.trim(attribute.value)
                         languages.append(trimmed.isEmpty ? nil : trimmed)
                         languageIndex = Int32(languages.count - 1)
+                        changed = true
                     }
+                }
+                if changed {
+                    contexts.append((baseIndex, languageIndex))
+                    contextIndex = Int32(contexts.count - 1)
                 }
             }
 
             let namespaceIndex: Int32
-            let ns: FeedNamespace
             if namespace == lastNamespace.uri {
                 namespaceIndex = lastNamespace.index
-                ns = lastNamespace.kind
             } else {
+                let ns: FeedNamespace
                 // A document uses a handful of namespaces: comparing with each is cheaper than hashing.
                 var known: Int32? = nil
                 if namespaces.count <= 8 {
@@ -240,12 +253,16 @@ extension FeedXMLTreeBuilder {
                 lastNamespace = (namespace, namespaceIndex, ns)
             }
 
+            var qualifiedIndex: Int32 = -1
+            if qualified != local {
+                qualifiedIndex = Int32(qualifiedNames.count)
+                qualifiedNames.append(qualified)
+            }
             let index = Int32(elements.count)
             elements.append(FeedXMLTree.Element(
-                localName: local, qualifiedName: qualified, ns: ns, namespaceIndex: namespaceIndex,
-                baseIndex: baseIndex, languageIndex: languageIndex, attributeStart: attributeStart, attributeEnd: attributeEnd,
-                declarationStart: declarationStart, declarationEnd: Int32(declarations.count),
-                line: line, textStart: textCount, textEnd: textCount))
+                localName: local, textStart: textCount, namespaceIndex: namespaceIndex,
+                contextIndex: contextIndex, attributeStart: attributeStart, declarationStart: declarationStart,
+                line: Int32(clamping: line), qualifiedIndex: qualifiedIndex))
             if let top = stack.indices.last {
                 let (parentIndex, lastChild) = stack[top]
                 if lastChild < 0 {
@@ -275,8 +292,9 @@ extension FeedXMLTreeBuilder {
             guard !stopped, let (index, _) = stack.popLast() else { return }
             let depth = stack.count + 1
             elements[Int(index)].textEnd = textCount
-            while let last = scopes.last, last.depth >= depth, scopes.count > 1 {
-                if last.prefix.isEmpty { defaultDeclarations -= 1 }
+            // Compared in place: copying the last scope out would retain and release its two strings per end tag.
+            while scopes.count > 1, scopes[scopes.count - 1].depth >= depth {
+                if scopes[scopes.count - 1].prefix.isEmpty { defaultDeclarations -= 1 }
                 scopes.removeLast()
             }
             if depth >= 2, depth <= 3 { completedShallowElements += 1 }
@@ -294,8 +312,7 @@ extension FeedXMLTreeBuilder {
 
         mutating func appendText(_ string: String) {
             guard !stack.isEmpty, !stopped else { return }
-            var string = string
-            string.withUTF8 { appendBytes($0) }
+            FeedText.withBytes(string) { appendBytes($0) }
         }
 
         mutating func appendText(_ data: Data) {
@@ -324,10 +341,18 @@ extension FeedXMLTreeBuilder {
             guard count > 0, let source = bytes.baseAddress else { return }
             let old = textCount
             if text.count < old + count {
+                guard old + count <= maxTextBytes else {
+                    // Offsets are 32-bit; past that the tree is complete, and the parse fails as too large.
+                    exceededTextLimit = true
+                    stopped = true
+                    return
+                }
                 // Inside the capacity reserved for the document's size, 1 MiB at a time (no copy; the zeros are written,
                 // so every byte of growth is resident); past it, doubling.
                 var grown = Swift.max(old + count, text.count * 2, 4_096)
                 if text.capacity >= old + count { grown = Swift.min(Swift.max(old + count, text.count + (1 << 20)), text.capacity) }
+                // Never past the limit, so that every append beyond it comes through the check above.
+                grown = Swift.min(grown, maxTextBytes)
                 text += repeatElement(0, count: grown - text.count)
             }
             text.withUnsafeMutableBufferPointer { target in
@@ -341,6 +366,7 @@ extension FeedXMLTreeBuilder {
             text.removeLast(text.count - textCount)
             guard !elements.isEmpty else { return nil }
             return FeedXMLTree(elements: elements, attributes: attributes, declarations: declarations, namespaces: namespaces,
+                               namespaceKinds: namespaceKinds, qualifiedNames: qualifiedNames, contexts: contexts,
                                bases: bases, languages: languages, text: text)
         }
     }
