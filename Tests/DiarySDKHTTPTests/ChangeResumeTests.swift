@@ -75,6 +75,7 @@ struct ChangeResumeTests {
         let writer = try await Self.signUp("writer", on: writerServer.baseURL)
         let log = EventLog(reader.changes.changes(.feed))
         defer { log.stop() }
+        #expect(try await log.wait { $0.openings == 1 }, "the stream never opened")
 
         let first = try await writer.posts.publish(PostDraft(title: "before", body: "the restart"))
         #expect(try await log.wait { $0.insertedPosts.contains(first.id.rawValue) }, "the stream never carried the first post")
@@ -100,6 +101,7 @@ struct ChangeResumeTests {
     @Test func aDeviceOfflineForAWhileGetsExactlyTheChangesItMissedAfterItsSavedPosition() async throws {
         let fixture = try await ServerFixture.make()
         let online = EventLog(fixture.sdk.changes.changes(.feed))
+        #expect(try await online.wait { $0.openings == 1 }, "the stream never opened")
         let seen = try await fixture.sdk.posts.publish(PostDraft(title: "seen", body: "while online"))
         #expect(try await online.wait { $0.insertedPosts.contains(seen.id.rawValue) })
         let saved = try #require(online.events.last?.position)
@@ -138,6 +140,7 @@ struct ChangeResumeTests {
         let sdk = try await Self.signUp("restarter", on: server.baseURL)
         let log = EventLog(sdk.changes.changes(.feed))
         defer { log.stop() }
+        #expect(try await log.wait { $0.openings == 1 }, "the stream never opened")
         let before = try await sdk.posts.publish(PostDraft(title: "before", body: "the restart")).id.rawValue
         #expect(try await log.wait { $0.insertedPosts.contains(before) })
 
