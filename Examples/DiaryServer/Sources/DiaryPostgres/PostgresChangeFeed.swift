@@ -144,6 +144,9 @@ final class PostgresChangeFeed: Sendable {
 
     // MARK: - Subscribing
 
+    /// Where the live feed is: every row at or before it has been handed to the streams that follow it.
+    var position: Position { state.withLockedValue(\.position) }
+
     /// Whether any stream follows the live feed.
     var hasSubscribers: Bool { state.withLockedValue { !$0.subscribers.isEmpty } }
 

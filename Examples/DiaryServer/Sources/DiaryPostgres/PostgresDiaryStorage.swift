@@ -38,7 +38,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
     private let configuration: Configuration
     let client: PostgresClient
     let logger: Logger
-    private let feed: PostgresChangeFeed
+    let feed: PostgresChangeFeed
     private let tasks: NIOLockedValueBox<[Task<Void, Never>]>
     private let metrics = PostgresStorageMetrics()
 

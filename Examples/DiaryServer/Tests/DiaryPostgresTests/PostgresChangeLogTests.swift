@@ -175,7 +175,16 @@ struct PostgresChangeLogTests {
         for user in 1...8 {
             try await storage.write("test.put") { try await $0.put(Rows.user(user)) }
         }
-        try await Task.sleep(for: .milliseconds(500))
+        // Once the feed's place is past the last row, it has handed every row to the stream (or ended it), whatever
+        // the machine's load.
+        let lastRow = try #require(try await RawSQL.strings(
+            "SELECT xid::text || '.' || seq::text FROM \(schema).change_log ORDER BY xid DESC, seq DESC LIMIT 1").first)
+        let parts = lastRow.split(separator: ".")
+        let last = PostgresChangeFeed.Position(transaction: try #require(UInt64(parts[0])), sequence: try #require(Int64(parts[1])))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while storage.feed.position < last, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         var held: [Logged] = []
         while let event = await iterator.next() { held.append(Logged(event)) }
         // The reader resumes as the engine does: after the last position it took, again whenever a stream ends (a
