@@ -28,6 +28,14 @@ let package = Package(
                 .product(name: "DiarySDKHTTP", package: "DiarySDK"),
             ]
         ),
+        // Live changes: write-to-event latency at 100 subscribers and server memory per stream, on PostgreSQL.
+        .executableTarget(
+            name: "ChangeStreamBenchmarks",
+            dependencies: [
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "DiarySDKHTTP", package: "DiarySDK"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

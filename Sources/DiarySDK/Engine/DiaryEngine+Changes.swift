@@ -59,7 +59,7 @@ extension DiaryEngine: ChangeFeed {
                             of: mutations, at: at, after: previous, skippingThrough: skip, to: viewer, filter: filter)
                         {
                         case .changes(let changes):
-                            for change in changes { continuation.yield(.changed(change)) }
+                            for found in changes { continuation.yield(.changed(found.change)) }
                         case .accountDeleted:
                             break following
                         case .unreadable:
@@ -114,43 +114,61 @@ extension DiaryEngine: ChangeFeed {
         }
     }
 
-    private enum VisibleChanges {
-        case changes([DiaryChange])
+    /// A change with the index of the mutation it comes from in its transaction.
+    struct IndexedChange: Sendable {
+        var index: Int
+        var change: DiaryChange
+    }
+
+    fileprivate enum VisibleChanges: Sendable {
+        case changes([IndexedChange])
         case accountDeleted
         case unreadable
     }
 
-    /// What of one committed transaction `viewer` may see and `filter` admits, read as they would read it (two
-    /// tries). Its last change has the transaction's position; the ones before it, the position inside the
-    /// transaction (``ResumePoint``), so a stream resumed after any of them carries on with the next. Mutations up to
-    /// `skippingThrough` were delivered before.
+    /// What of one committed transaction `viewer` may see and `filter` admits, read as they would read it: first
+    /// together with every other stream of this process waiting on the same transaction (``ChangeEvaluationBatch``),
+    /// then, if that read failed, alone (two tries in all). Its last change has the transaction's position; the ones
+    /// before it, the position inside the transaction (``ResumePoint``), so a stream resumed after any of them carries
+    /// on with the next. Mutations up to `skippingThrough` were delivered before.
     private func visibleChanges(
         of mutations: [StoreMutation], at position: ChangePosition, after previous: ChangePosition,
         skippingThrough skip: Int?, to viewer: User.ID, filter: ChangeFilter
     ) async -> VisibleChanges {
-        for attempt in 0..<2 {
+        var outcome = await ChangeEvaluationBatch.evaluate(mutations, at: position, in: store, viewer: viewer, filter: filter)
+        if outcome == nil, !Task.isCancelled {
             do {
-                return try await store.read("changes.filter") { db -> VisibleChanges in
-                    guard try await db.contains(.user(viewer)) else { return .accountDeleted }
-                    let current = try await Viewer.load(viewer, in: db)
-                    var found: [(index: Int, change: DiaryChange)] = []
-                    for (index, mutation) in mutations.enumerated() where index > (skip ?? -1) {
-                        guard try await Self.admits(mutation, filter, batch: mutations, in: db),
-                            let change = try await Self.change(for: mutation, at: position, viewer: current, in: db)
-                        else { continue }
-                        found.append((index, change))
-                    }
-                    var changes = found.map(\.change)
-                    for slot in changes.indices.dropLast() {
-                        changes[slot].position = ResumePoint.position(after: previous, mutation: found[slot].index)
-                    }
-                    return .changes(changes)
+                outcome = try await store.read("changes.filter") { db -> VisibleChanges in
+                    guard let current = try await Viewer.load(signedIn: viewer, in: db) else { return .accountDeleted }
+                    return .changes(
+                        try await Self.visibleChanges(of: mutations, at: position, to: current, filter: filter, in: db))
                 }
             } catch {
-                if attempt == 0, !Task.isCancelled { continue }
+                outcome = .unreadable
             }
         }
-        return .unreadable
+        guard case .changes(let all)? = outcome else { return outcome ?? .unreadable }
+        var found = all.filter { $0.index > (skip ?? -1) }
+        for slot in found.indices.dropLast() {
+            found[slot].change.position = ResumePoint.position(after: previous, mutation: found[slot].index)
+        }
+        return .changes(found)
+    }
+
+    /// The changes of one committed transaction that `viewer` may see and `filter` admits, each with the index of its
+    /// mutation, all at the transaction's position.
+    fileprivate static func visibleChanges(
+        of mutations: [StoreMutation], at position: ChangePosition, to viewer: Viewer, filter: ChangeFilter,
+        in db: any StorageReader
+    ) async throws -> [IndexedChange] {
+        var changes: [IndexedChange] = []
+        for (index, mutation) in mutations.enumerated() {
+            guard try await admits(mutation, filter, batch: mutations, in: db),
+                let change = try await change(for: mutation, at: position, viewer: viewer, in: db)
+            else { continue }
+            changes.append(IndexedChange(index: index, change: change))
+        }
+        return changes
     }
 
     /// The token of the device's session (`nil` for an engine acting as a fixed user), to tell when it ended.
@@ -312,6 +330,95 @@ extension DiaryEngine: ChangeFeed {
         case .notification: .notification
         case .blog: .blog
         case .anonymousBlock, .credential, .session, .device, .report, .attachment: nil
+        }
+    }
+}
+
+/// Evaluates one committed transaction for the change streams of this process that wait on it together: the first
+/// stream to ask starts a batch, every stream that asks within the next millisecond joins it, and the batch is read in
+/// reads of ``streamsPerRead`` streams each (the viewers' accounts and blocks read at once per read), run at once. A
+/// write seen by a hundred streams costs ten read transactions instead of a hundred (docs/PERFORMANCE.md, "Live
+/// changes").
+///
+/// Streams are batched per store object and transaction position; a store that is not a class is never batched. A
+/// read that fails answers `nil` to every stream in it, and each then reads alone.
+enum ChangeEvaluationBatch {
+    fileprivate struct Request: Sendable {
+        let viewer: User.ID
+        let filter: ChangeFilter
+        let continuation: CheckedContinuation<DiaryEngine.VisibleChanges?, Never>
+    }
+
+    private struct Key: Hashable {
+        let store: ObjectIdentifier
+        let position: ChangePosition
+    }
+
+    /// The requests of each batch whose read has not begun.
+    private static let pending = Locked<[Key: [Request]]>([:])
+
+    /// What `viewer` sees of a transaction, from a read shared with the other streams waiting on it; `nil` when the
+    /// read failed or the store cannot be batched.
+    fileprivate static func evaluate(
+        _ mutations: [StoreMutation], at position: ChangePosition, in store: any DiaryStorage, viewer: User.ID,
+        filter: ChangeFilter
+    ) async -> DiaryEngine.VisibleChanges? {
+        guard type(of: store) is AnyClass else { return nil }
+        let key = Key(store: ObjectIdentifier(store as AnyObject), position: position)
+        return await withCheckedContinuation { continuation in
+            let request = Request(viewer: viewer, filter: filter, continuation: continuation)
+            let starts = pending.withLock { pending -> Bool in
+                if pending[key] != nil {
+                    pending[key]!.append(request)
+                    return false
+                }
+                pending[key] = [request]
+                return true
+            }
+            if starts {
+                Task { await run(key, mutations, at: position, in: store) }
+            }
+        }
+    }
+
+    /// How many streams one read answers: a batch larger than this is read in several reads at once, so the
+    /// viewers' reads spread over the store's connections instead of queueing on one.
+    static let streamsPerRead = 10
+
+    /// Reads for every request of a batch: after a moment in which the other streams waiting on the transaction join
+    /// it, in reads of ``streamsPerRead`` streams each, run at once.
+    private static func run(_ key: Key, _ mutations: [StoreMutation], at position: ChangePosition, in store: any DiaryStorage) async {
+        try? await Task.sleep(nanoseconds: 1_000_000)
+        let requests = pending.withLock { $0.removeValue(forKey: key) } ?? []
+        let chunks = stride(from: 0, to: requests.count, by: streamsPerRead).map {
+            Array(requests[$0..<min($0 + streamsPerRead, requests.count)])
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for chunk in chunks {
+                group.addTask { await read(chunk, mutations, at: position, in: store) }
+            }
+        }
+    }
+
+    /// One read answering `requests`; each hears `nil` when it fails.
+    private static func read(
+        _ requests: [Request], _ mutations: [StoreMutation], at position: ChangePosition, in store: any DiaryStorage
+    ) async {
+        let outcome = try? await store.read("changes.filter") { db -> [DiaryEngine.VisibleChanges] in
+            let viewers = try await Viewer.load(signedIn: Array(Set(requests.map(\.viewer))), in: db)
+            var results: [DiaryEngine.VisibleChanges] = []
+            for request in requests {
+                guard let viewer = viewers[request.viewer] else {
+                    results.append(.accountDeleted)
+                    continue
+                }
+                results.append(.changes(try await DiaryEngine.visibleChanges(
+                    of: mutations, at: position, to: viewer, filter: request.filter, in: db)))
+            }
+            return results
+        }
+        for (index, request) in requests.enumerated() {
+            request.continuation.resume(returning: outcome.map { $0[index] })
         }
     }
 }

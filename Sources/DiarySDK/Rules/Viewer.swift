@@ -51,6 +51,36 @@ package struct Viewer: Sendable {
             prefetched: Dictionary(keys.map { ($0, found[$0]) }, uniquingKeysWith: { first, _ in first }))
     }
 
+    /// Reads several signed-in users' rows and blocks in one batched read (the change streams of one process that
+    /// wait on the same transaction).
+    /// - Returns: The viewers by id; an id whose account no longer exists has none.
+    /// - Throws: ``DiaryError/Code/storageCorrupted`` when the user table holds another kind of row under one's key.
+    package static func load(signedIn ids: [User.ID], in db: any StorageReader) async throws -> [User.ID: Viewer] {
+        guard !ids.isEmpty else { return [:] }
+        var batch = StorageReadBatch()
+        let rows = batch.records(ids.map { .user($0) })
+        let byViewer = batch.rows(StorageSchema.blocksByBlocker, equalToAnyOf: ids)
+        let ofViewer = batch.rows(StorageSchema.blocksByBlocked, equalToAnyOf: ids)
+        let anonymous = batch.rows(StorageSchema.anonymousBlocksByBlocker, equalToAnyOf: ids)
+        let answers = try await db.read(batch)
+        let found = try answers[rows]
+        var blocked: [User.ID: Set<User.ID>] = [:]
+        for edge in try answers[byViewer] { blocked[edge.from, default: []].insert(edge.to) }
+        for edge in try answers[ofViewer] { blocked[edge.to, default: []].insert(edge.from) }
+        var hidden: [User.ID: Set<User.ID>] = [:]
+        for edge in try answers[anonymous] { hidden[edge.from, default: []].insert(edge.to) }
+        var viewers: [User.ID: Viewer] = [:]
+        for id in ids {
+            guard let row = found[.user(id)] else { continue }
+            guard case .user(let account) = row else {
+                throw DiaryError(.storageCorrupted, "the user table holds another kind of row under \(id)")
+            }
+            viewers[id] = Viewer(
+                id: id, blockedEitherWay: blocked[id] ?? [], anonymouslyBlocked: hidden[id] ?? [], account: account)
+        }
+        return viewers
+    }
+
     /// Reads a viewer's blocks.
     package static func load(_ id: User.ID, in db: any StorageReader) async throws -> Viewer {
         let edges = try await db.rows(

@@ -15,6 +15,10 @@ extension PostgresDiaryStorage {
         public var writeAttempts: Int
         /// How often the change feed looks for writes of other processes.
         public var changePollInterval: Duration
+        /// The most committed transactions a ``PostgresDiaryStorage/committedChanges(after:)`` stream holds for a
+        /// reader that has not taken them; a stream that would hold more ends instead, and its reader resumes after
+        /// the last position it took, from the table (nothing is skipped, and memory per stream stays bounded).
+        public var changeStreamBacklog: Int
         /// How long ``PostgresDiaryStorage/connect(configuration:logger:)`` waits for the database before it gives
         /// up with ``DiaryError/Code/unavailable`` (the pool itself retries connecting for longer).
         public var startupTimeout: Duration
@@ -58,12 +62,15 @@ extension PostgresDiaryStorage {
         ///   - writeAttempts: How many times a write is tried in all (at least 1).
         ///   - changePollInterval: How often to read the change log.
         ///   - startupTimeout: How long connecting may take.
+        ///   - changeStreamBacklog: The most transactions a change stream holds for its reader (at least 1).
         ///   - sessionParameters: Run-time parameters each connection starts with.
         public init(
             client: PostgresClient.Configuration, schema: String = "diary", writeAttempts: Int = 25,
             changePollInterval: Duration = .milliseconds(250), startupTimeout: Duration = .seconds(30),
-            sessionParameters: [(String, String)] = Configuration.defaultSessionParameters
+            sessionParameters: [(String, String)] = Configuration.defaultSessionParameters,
+            changeStreamBacklog: Int = 1_024
         ) {
+            self.changeStreamBacklog = max(1, changeStreamBacklog)
             self.client = client
             self.schema = schema
             self.writeAttempts = max(1, writeAttempts)

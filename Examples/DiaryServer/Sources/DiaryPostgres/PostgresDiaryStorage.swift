@@ -25,7 +25,9 @@ import PostgresNIO
 ///   rolled back but its reads are still committed, so PostgreSQL checks that what made it throw was a
 ///   serialisable view (if not, the body runs again).
 /// - Each write that changed rows appends its mutations to `change_log` in the same transaction, which feeds
-///   ``committedChanges()`` in every process (``PostgresChangeFeed``).
+///   ``committedChanges(after:)`` in every process (``PostgresChangeFeed``). Positions name rows of that table, so a
+///   stream resumes on any process sharing the schema, and after a restart, for as long as the rows are kept
+///   (``trimChangeLog(committedBefore:)``, ``trimChangeLog(keepingNewest:)``).
 /// - Unique indices are `UNIQUE` constraints, checked at commit; a violation is ``DiaryError/Code/conflict``.
 ///
 /// docs/CustomStorage.md ("The PostgreSQL store") describes the tables.
@@ -36,7 +38,7 @@ public final class PostgresDiaryStorage: DiaryStorage {
     private let configuration: Configuration
     let client: PostgresClient
     let logger: Logger
-    private let feed: PostgresChangeFeed
+    let feed: PostgresChangeFeed
     private let tasks: NIOLockedValueBox<[Task<Void, Never>]>
     private let metrics = PostgresStorageMetrics()
 
@@ -76,7 +78,10 @@ public final class PostgresDiaryStorage: DiaryStorage {
             }
             let feed = PostgresChangeFeed(
                 client: client, table: layout.qualified(PostgresMigrator.changeLogTable),
-                from: try await PostgresChangeFeed.snapshot(client: client, logger: logger), logger: logger)
+                stateTable: layout.qualified(PostgresMigrator.changeLogStateTable),
+                logName: try await changeLogName(client: client, layout: layout, logger: logger),
+                from: try await PostgresChangeFeed.snapshot(client: client, logger: logger),
+                backlog: configuration.changeStreamBacklog, retryInterval: configuration.changePollInterval, logger: logger)
             let interval = configuration.changePollInterval
             let poll = Task { await feed.poll(every: interval) }
             return PostgresDiaryStorage(
@@ -88,7 +93,15 @@ public final class PostgresDiaryStorage: DiaryStorage {
         }
     }
 
-    /// Stops following the change log (ending every ``committedChanges()`` stream) and closes the pool.
+    /// The schema's change log name (`change_log_state.log`), the first part of its positions.
+    private static func changeLogName(client: PostgresClient, layout: PostgresSchemaLayout, logger: Logger) async throws -> String {
+        let rows = try await client.query(
+            PostgresQuery(unsafeSQL: "SELECT log FROM \(layout.qualified(PostgresMigrator.changeLogStateTable))"), logger: logger)
+        for try await name in rows.decode(String.self) { return name }
+        throw DiaryError(.server, "the change log has no state row (change_log_state)")
+    }
+
+    /// Stops following the change log (ending every ``committedChanges(after:)`` stream) and closes the pool.
     public func shutdown() async {
         let tasks = self.tasks.withLockedValue { tasks in
             defer { tasks = [] }
@@ -114,25 +127,63 @@ public final class PostgresDiaryStorage: DiaryStorage {
     }
 
     /// Deletes change log entries committed before a date: the log grows by one row per write and the store never
-    /// trims it itself. A process whose feed has not read an entry yet (it was stopped, or far behind) misses it.
+    /// trims it itself. How far it was trimmed is recorded (`change_log_state`): a stream resuming after a position
+    /// before a deleted entry opens with ``ChangeLogEvent/trimmed(_:)``, and a stream still owed a deleted entry ends
+    /// and resumes so.
     /// - Parameter date: Entries committed before it go.
     /// - Returns: How many entries were deleted.
     /// - Throws: ``DiaryError`` when the database refuses.
     @discardableResult
     public func trimChangeLog(committedBefore date: Date) async throws -> Int {
         let table = layout.qualified(PostgresMigrator.changeLogTable)
+        return try await trimChangeLog { statement, limit in
+            statement.append("SELECT seq FROM \(table) WHERE committed_at < ")
+            statement.bind(date)
+            statement.append(" ORDER BY committed_at LIMIT \(limit)")
+        }
+    }
+
+    /// Deletes all but the newest `count` change log entries (in the log's order), as
+    /// ``trimChangeLog(committedBefore:)`` does.
+    /// - Parameter count: How many entries to keep (at least 1).
+    /// - Returns: How many entries were deleted.
+    /// - Throws: ``DiaryError`` when the database refuses.
+    @discardableResult
+    public func trimChangeLog(keepingNewest count: Int) async throws -> Int {
+        let table = layout.qualified(PostgresMigrator.changeLogTable)
+        return try await trimChangeLog { statement, limit in
+            statement.append(
+                """
+                SELECT seq FROM \(table) WHERE xid IS NULL OR (xid, seq) < (SELECT xid, seq FROM \(table) \
+                WHERE xid IS NOT NULL ORDER BY xid DESC, seq DESC OFFSET \(max(1, count) - 1) LIMIT 1) \
+                ORDER BY xid NULLS FIRST, seq LIMIT \(limit)
+                """)
+        }
+    }
+
+    /// Deletes the entries `select` names (a `SELECT seq` of at most its argument rows), in batches, each its own
+    /// short transaction that also moves the trim mark past the last entry it deleted.
+    private func trimChangeLog(_ select: (inout SQLStatement, Int) -> Void) async throws -> Int {
+        let table = layout.qualified(PostgresMigrator.changeLogTable)
+        let state = layout.qualified(PostgresMigrator.changeLogStateTable)
         var total = 0
-        // In batches, each its own short transaction, so a large backlog never holds many row locks for long.
         while true {
-            let statement = SQLStatement.deleteOldest(
-                from: table, key: "seq", where: "committed_at", "<", date, limit: Self.trimBatchSize)
+            var statement = SQLStatement("WITH gone AS (DELETE FROM \(table) WHERE seq IN (")
+            select(&statement, Self.trimBatchSize)
+            statement.append(
+                """
+                ) RETURNING xid, seq), mark AS (SELECT xid, seq FROM gone WHERE xid IS NOT NULL \
+                ORDER BY xid DESC, seq DESC LIMIT 1), moved AS (UPDATE \(state) s SET trimmed_xid = mark.xid, \
+                trimmed_seq = mark.seq FROM mark WHERE (mark.xid, mark.seq) > (s.trimmed_xid, s.trimmed_seq) RETURNING 1) \
+                SELECT count(*) FROM gone
+                """)
             let deleted = try await client.count(statement.query, logger: logger, operation: "storage.trimChangeLog")
             total += deleted
             if deleted < Self.trimBatchSize || Task.isCancelled { return total }
         }
     }
 
-    /// The most change log rows one statement of ``trimChangeLog(committedBefore:)`` deletes.
+    /// The most change log rows one statement of a trim deletes.
     static let trimBatchSize = 10_000
 
     /// The schema holding the store's tables.
@@ -227,8 +278,10 @@ public final class PostgresDiaryStorage: DiaryStorage {
         return data
     }
 
-    public func committedChanges() -> AsyncStream<[StoreMutation]> {
-        feed.subscribe()
+    /// The change log after `position` (from the live feed's place when `nil`): positions are `<log>.<xid>.<seq>`,
+    /// valid on every process sharing the schema and across restarts, until trimmed (``PostgresChangeFeed``).
+    public func committedChanges(after position: ChangePosition?) -> AsyncStream<ChangeLogEvent> {
+        feed.subscribe(after: position)
     }
 
     // MARK: - Helpers

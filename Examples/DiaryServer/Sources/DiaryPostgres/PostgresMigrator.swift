@@ -14,6 +14,10 @@ struct PostgresMigrator: Sendable {
     static let migrationsTable = SQLIdentifier("schema_migrations")!
     static let blobsTable = SQLIdentifier("blobs")!
     static let changeLogTable = SQLIdentifier("change_log")!
+    /// One row: the change log's name (the first part of its positions) and how far it was trimmed.
+    static let changeLogStateTable = SQLIdentifier("change_log_state")!
+    /// The migration adding ``changeLogStateTable``.
+    static let changeLogStateVersion = "0006_change_log_state"
     /// The migration giving `row_post` its feed columns.
     static let postFeedColumnsVersion = "0005_post_feed_columns"
     static let changeLogTimeIndex = SQLIdentifier("change_log_committed_at")!
@@ -151,6 +155,21 @@ struct PostgresMigrator: Sendable {
             }
             migrations.append(Migration(version: Self.postFeedColumnsVersion, statements: statements))
         }
+        // Positions a stream can resume after on any process: the log's random name tells its positions from another
+        // schema's, and the trim mark (the last row a trim deleted, in `(xid, seq)` order) tells which are too old.
+        migrations.append(
+            Migration(
+                version: Self.changeLogStateVersion,
+                statements: [
+                    """
+                    CREATE TABLE \(layout.qualified(Self.changeLogStateTable)) (one boolean PRIMARY KEY DEFAULT true \
+                    CHECK (one), log text NOT NULL, trimmed_xid xid8 NOT NULL, trimmed_seq bigint NOT NULL)
+                    """,
+                    """
+                    INSERT INTO \(layout.qualified(Self.changeLogStateTable)) (log, trimmed_xid, trimmed_seq) \
+                    VALUES ('pg' || substr(md5(random()::text || clock_timestamp()::text), 1, 12), '0', 0)
+                    """,
+                ]))
         let derived = PostgresDerivedRows(layout: layout, logger: logger)
         for declaration in StorageSchema.allIndices {
             let index = try layout.index(named: declaration.name)

@@ -1,5 +1,6 @@
 @_spi(Engine) import DiarySDK
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 extension DiaryAPI {
@@ -19,8 +20,8 @@ extension DiaryAPI {
         route(router, .get, "/v1/changes") { call in
             let token = String((call.request.headers[.authorization] ?? "").dropFirst(7)).trimmingCharacters(in: .whitespaces)
             let tokens = call.world.tokens
-            let filter = try call.query("filter").map(ChangeFilter.init(wireValue:)) ?? .everything
-            let after = try Self.resumePosition(call)
+            let (filter, after) = try Self.streamStart(
+                filter: call.query("filter"), after: call.query("after"), lastEventID: call.request.headers[.lastEventID])
             let events = call.engine.changes(filter, after: after)
             let (lines, continuation) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingOldest(Self.streamBacklog))
             @Sendable func send(_ text: String) -> Bool {
@@ -70,21 +71,26 @@ extension DiaryAPI {
         }
     }
 
-    /// Where a stream starts: after the `Last-Event-ID` header's position (a reconnect), else after the `after` query
-    /// parameter's, else from now.
-    /// - Throws: ``DiaryError/Code/invalidInput`` when either is not a position.
-    static func resumePosition(_ call: Call) throws -> ChangePosition? {
-        if let header = call.request.headers[.lastEventID], !header.isEmpty {
+    /// What a stream carries and where it starts: the `filter` query parameter (everything when absent or empty),
+    /// and after the `Last-Event-ID` header's position (a reconnect), else after the `after` query parameter's, else
+    /// from now.
+    /// - Throws: ``DiaryError/Code/invalidInput`` on `filter`, `Last-Event-ID` or `after` when it is not a filter or
+    ///   a position (a 422 problem naming the field, as for every malformed parameter).
+    static func streamStart(
+        filter: String?, after: String?, lastEventID: String?
+    ) throws -> (ChangeFilter, ChangePosition?) {
+        let filter = try filter.flatMap { $0.isEmpty ? nil : $0 }.map(ChangeFilter.init(wireValue:)) ?? .everything
+        if let header = lastEventID, !header.isEmpty {
             guard let position = ChangePosition(header) else {
                 throw DiaryError.invalid("Last-Event-ID", .invalidFormat, "Last-Event-ID is not a change position")
             }
-            return position
+            return (filter, position)
         }
-        guard let text = call.query("after"), !text.isEmpty else { return nil }
+        guard let text = after, !text.isEmpty else { return (filter, nil) }
         guard let position = ChangePosition(text) else {
             throw DiaryError.invalid("after", .invalidFormat, "after is not a change position")
         }
-        return position
+        return (filter, position)
     }
 
     /// An event as `text/event-stream` lines: `id` (its position), `event` and one `data` line of JSON.

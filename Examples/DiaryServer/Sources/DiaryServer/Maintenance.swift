@@ -9,8 +9,8 @@ import Logging
 ///
 /// Every instance runs it (``run(on:options:)``); the work is a `DELETE` per table on an indexed time, so two
 /// instances running it at once delete each row once and neither waits long. A row leaves once it is older than
-/// ``ServerOptions/changeLogRetention``: an instance that stopped reading the log for that long has been restarted
-/// since (it starts from the log's end), so no reader still needs it.
+/// ``ServerOptions/changeLogRetention``, and all but the newest ``ServerOptions/changeLogRows`` when set: a change
+/// stream resuming after a position older than that hears `reload` (the store records how far it trimmed).
 enum Maintenance {
     /// What one round removed.
     struct Report: Sendable, Equatable {
@@ -27,6 +27,9 @@ enum Maintenance {
         report.sessions = try await world.tokens.removeExpiredSessions(now: now)
         if let database = world.backend as? DatabaseBackend, let postgres = database.storage as? PostgresDiaryStorage {
             report.changeLogRows = try await postgres.trimChangeLog(committedBefore: now.addingTimeInterval(-options.changeLogRetention))
+            if let rows = options.changeLogRows {
+                report.changeLogRows += try await postgres.trimChangeLog(keepingNewest: rows)
+            }
         }
         return report
     }

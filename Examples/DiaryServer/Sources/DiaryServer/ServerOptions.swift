@@ -33,8 +33,13 @@ struct ServerOptions: Sendable {
     var databaseSchema = "public"
     /// The most connections the main world's pool opens (`DIARY_DATABASE_MAX_CONNECTIONS`).
     var databaseMaxConnections = 20
-    /// Seconds a change log row is kept on PostgreSQL (`DIARY_CHANGE_LOG_RETENTION`, default 7 days).
+    /// Seconds a change log row is kept on PostgreSQL (`DIARY_CHANGE_LOG_RETENTION`, `--change-log-retention`,
+    /// default 7 days): how long a change stream can resume after a position.
     var changeLogRetention: TimeInterval = 7 * 24 * 60 * 60
+    /// The most change log rows kept (`DIARY_CHANGE_LOG_ROWS`, `--change-log-rows`): on PostgreSQL, on top of
+    /// ``changeLogRetention`` (none by default); for the file store and `--in-memory`, the transactions each process
+    /// keeps in memory (1,000 by default).
+    var changeLogRows: Int?
     /// Seconds between maintenance rounds (`DIARY_MAINTENANCE_INTERVAL`, default an hour; 0 turns them off).
     var maintenanceInterval: TimeInterval = 60 * 60
     /// Proxies whose `X-Forwarded-For` names the client (`DIARY_TRUSTED_PROXIES`, comma-separated blocks); none by
@@ -64,7 +69,8 @@ struct ServerOptions: Sendable {
     static let environmentKeys: Set<String> = [
         "DIARY_HOSTNAME", "DIARY_PORT", "DIARY_DATA_DIR", "DIARY_JWT_SECRET", "DIARY_JWT_SECRET_FILE", "DIARY_TEST_MODE",
         "DIARY_AUTH_RATE_LIMIT", "DIARY_AUTH_RATE_PERIOD", "DIARY_DATABASE_URL", "DIARY_DATABASE_URL_FILE",
-        "DIARY_DATABASE_SCHEMA", "DIARY_DATABASE_MAX_CONNECTIONS", "DIARY_CHANGE_LOG_RETENTION", "DIARY_MAINTENANCE_INTERVAL",
+        "DIARY_DATABASE_SCHEMA", "DIARY_DATABASE_MAX_CONNECTIONS", "DIARY_CHANGE_LOG_RETENTION", "DIARY_CHANGE_LOG_ROWS",
+        "DIARY_MAINTENANCE_INTERVAL",
         "DIARY_TRUSTED_PROXIES", "DIARY_JWT_KEYS_FILE", "DIARY_LOG_LEVEL", "DIARY_DRAIN_SECONDS", "DIARY_METRICS_PORT",
         "DIARY_METRICS_HOSTNAME",
     ]
@@ -73,13 +79,15 @@ struct ServerOptions: Sendable {
         usage: DiaryServer [--hostname 127.0.0.1] [--port 8080] [--data-dir PATH | --in-memory] [--jwt-secret SECRET]
                            [--access-token-lifetime SECONDS] [--refresh-grace-period SECONDS]
                            [--auth-rate-limit N] [--auth-rate-period SECONDS] [--test-mode] [--exit-on-stdin-close]
+                           [--change-log-retention SECONDS] [--change-log-rows N]
                            [--contract-log PATH] [--config FILE]
         environment: DIARY_HOSTNAME, DIARY_PORT, DIARY_DATA_DIR, DIARY_JWT_SECRET, DIARY_JWT_SECRET_FILE, DIARY_JWT_KEYS_FILE,
                      DIARY_TEST_MODE=1,
                      DIARY_AUTH_RATE_LIMIT, DIARY_AUTH_RATE_PERIOD,
                      DIARY_DATABASE_URL, DIARY_DATABASE_URL_FILE, DIARY_DATABASE_SCHEMA, DIARY_DATABASE_MAX_CONNECTIONS,
                      DIARY_LOG_LEVEL, DIARY_DRAIN_SECONDS, DIARY_METRICS_PORT, DIARY_METRICS_HOSTNAME,
-                     DIARY_CHANGE_LOG_RETENTION, DIARY_MAINTENANCE_INTERVAL, DIARY_TRUSTED_PROXIES, DIARY_CONFIG_FILE
+                     DIARY_CHANGE_LOG_RETENTION, DIARY_CHANGE_LOG_ROWS, DIARY_MAINTENANCE_INTERVAL, DIARY_TRUSTED_PROXIES,
+                     DIARY_CONFIG_FILE
         --config FILE (or DIARY_CONFIG_FILE) reads a JSON object whose keys are the variables above, for example
         {"DIARY_PORT": 8080, "DIARY_DATABASE_URL_FILE": "/run/secrets/db"}; a variable set in the environment wins
         over the file, and a flag over both for its own setting. An unknown key is an error.
@@ -98,7 +106,10 @@ struct ServerOptions: Sendable {
         DIARY_METRICS_HOSTNAME (default 127.0.0.1); never on the API's port. Off when unset.
         GET /health answers while the process serves; GET /ready answers 200 once the storage answers a read, else 503.
         Every DIARY_MAINTENANCE_INTERVAL seconds (default 3600; 0: never) the server deletes PostgreSQL change log rows
-        older than DIARY_CHANGE_LOG_RETENTION seconds (default 604800, 7 days).
+        older than DIARY_CHANGE_LOG_RETENTION seconds (--change-log-retention; default 604800, 7 days), and all but the
+        newest DIARY_CHANGE_LOG_ROWS (--change-log-rows; default: no limit). A change stream resumes after a position
+        (GET /v1/changes, Last-Event-ID) while its rows are kept; the file store and --in-memory keep the last
+        DIARY_CHANGE_LOG_ROWS transactions (default 1000) in memory, per process.
         DIARY_TRUSTED_PROXIES=10.0.0.0/8,fd00::/8 names the proxies in front of the server: for a request from one of
         them the client is the last address in X-Forwarded-For that is not itself one of them (rate limits key on it).
         --auth-rate-limit N / --auth-rate-period SECONDS: sign-up, sign-in and email-availability requests per client address
@@ -174,6 +185,9 @@ struct ServerOptions: Sendable {
         if let value = environment["DIARY_CHANGE_LOG_RETENTION"] {
             options.changeLogRetention = TimeInterval(try integer(value, "DIARY_CHANGE_LOG_RETENTION"))
         }
+        if let value = environment["DIARY_CHANGE_LOG_ROWS"], !value.isEmpty {
+            options.changeLogRows = try positive(value, "DIARY_CHANGE_LOG_ROWS")
+        }
         if let value = environment["DIARY_TRUSTED_PROXIES"] {
             options.trustedProxies = try value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }.map { text in
@@ -209,6 +223,8 @@ struct ServerOptions: Sendable {
             case "--config": _ = try next(flag)  // read before the environment, above
             case "--access-token-lifetime": options.accessTokenLifetime = TimeInterval(try integer(try next(flag), flag))
             case "--refresh-grace-period": options.refreshGracePeriod = TimeInterval(try integer(try next(flag), flag))
+            case "--change-log-retention": options.changeLogRetention = TimeInterval(try integer(try next(flag), flag))
+            case "--change-log-rows": options.changeLogRows = try positive(try next(flag), flag)
             case "--auth-rate-limit": options.authRateLimit = try integer(try next(flag), flag)
             case "--auth-rate-period": options.authRatePeriod = TimeInterval(try integer(try next(flag), flag))
             case "--help", "-h": throw OptionsError(message: usage, isHelp: true)
@@ -317,6 +333,11 @@ struct ServerOptions: Sendable {
         }
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !value.isEmpty else { throw OptionsError(message: "\(name): \(path) is empty") }
+        return value
+    }
+
+    private static func positive(_ text: String, _ name: String) throws -> Int {
+        guard let value = Int(text), value >= 1 else { throw OptionsError(message: "\(name) must be a whole number of 1 or more") }
         return value
     }
 

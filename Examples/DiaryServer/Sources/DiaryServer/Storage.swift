@@ -44,12 +44,17 @@ func makeStorage(
     }
     guard let root = options.dataDirectory, !options.inMemory else {
         return WorldStorage(
-            backend: InMemoryBackend(configuration: .init(clock: dataClock, defaultTimeZone: utc, engine: engine)),
+            backend: InMemoryBackend(
+                configuration: .init(
+                    clock: dataClock, defaultTimeZone: utc, engine: engine,
+                    changeLogRetention: options.changeLogRows ?? 1_000)),
             sessions: InMemoryServerSessionStore())
     }
     let directory = world == "main" ? root : root.appendingPathComponent("worlds").appendingPathComponent(world)
     let backend = try FileStoreBackend(
-        configuration: .init(directory: directory, clock: dataClock, defaultTimeZone: utc, engine: engine),
+        configuration: .init(
+            directory: directory, clock: dataClock, defaultTimeZone: utc, engine: engine,
+            changeLogRetention: options.changeLogRows ?? 1_000),
         sessionStore: InMemorySessionStore())
     return WorldStorage(backend: backend, sessions: try FileServerSessionStore(directory: directory))
 }

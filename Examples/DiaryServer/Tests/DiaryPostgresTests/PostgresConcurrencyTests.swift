@@ -23,11 +23,12 @@ struct PostgresConcurrencyTests {
 
         // The base tables, the change log's commit-time index, its append function and its transaction ids, the posts'
         // feed columns, and a table per declaration.
-        #expect(versions.count == 5 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
+        #expect(versions.count == 6 + RecordKind.allCases.count + StorageSchema.allIndices.count + StorageSchema.allListings.count)
         #expect(versions.contains(PostgresMigrator.postFeedColumnsVersion))
         #expect(versions.contains("0002_change_log_committed_at"))
         #expect(versions.contains("0003_append_change"))
         #expect(versions.contains("0004_change_log_xid"))
+        #expect(versions.contains(PostgresMigrator.changeLogStateVersion))
         #expect(Set(versions).count == versions.count)
         #expect(seen?.nickname == "user1")
     }
@@ -36,7 +37,7 @@ struct PostgresConcurrencyTests {
         let schema = PostgresTestDatabase.freshSchema()
         let writer = try await PostgresTestDatabase.connect(schema: schema)
         let watcher = try await PostgresTestDatabase.connect(schema: schema)
-        let changes = watcher.committedChanges()
+        let changes = watcher.committedBatches()
         try await writer.write("test.put") { try await $0.put(Rows.user(7)) }
         let received = await collect(changes, within: .seconds(5)).first
         try await writer.dropSchema()
@@ -57,7 +58,7 @@ struct PostgresConcurrencyTests {
         let schema = PostgresTestDatabase.freshSchema()
         let storage = try await PostgresTestDatabase.connect(schema: schema)
         let watcher = try await PostgresTestDatabase.connect(schema: schema)
-        let changes = watcher.committedChanges()
+        let changes = watcher.committedBatches()
         let seen = NIOLockedValueBox<[[StoreMutation]]>([])
         let collector = Task {
             await collect(changes, within: .seconds(20)) { batches in
@@ -92,39 +93,45 @@ struct PostgresConcurrencyTests {
     // the start of the test, which includes waiting for the shared connection budget behind the conformance suite
     // (130 checks at 4 connections each): on a loaded 2-core machine that alone took over a minute.
     @Test(.timeLimit(.minutes(5)))
-    func aSubscriberGetsOnlyWhatCommitsAfterItEvenWhileATransactionIsLeftOpen() async throws {
-        // A transaction left open holds the feed's position back. Without subscribers, the feed must still count
-        // what commits meanwhile as past: a subscriber that comes later gets what commits after it (the open
-        // transaction's row among it), not the backlog.
+    func aStreamOpenedWhileATransactionIsLeftOpenIsTheLogAfterItsPositionOnEveryStore() async throws {
+        // A transaction left open holds the feed's place back. A stream opened meanwhile opens at that place, and
+        // carries every row after it in the log's order: the open transaction's, the one committed before the stream
+        // opened (its transaction began after the open one), and the one after. A stream resuming after the opening
+        // position, on another store, is the same rows with the same positions. (A feed that skipped the rows
+        // committed before the stream opened, as an earlier one did, gave a resumer rows the stream never had.)
         let schema = PostgresTestDatabase.freshSchema()
         let storage = try await PostgresTestDatabase.connect(schema: schema)
         let watcher = try await PostgresTestDatabase.connect(schema: schema)
         let layout = storage.layout
         let logger = PostgresTestDatabase.logger
         let early = StoreMutation(before: nil, after: Rows.user(1))
-        let delivered = try await storage.client.withConnection { connection in
+        let live = try await storage.client.withConnection { connection in
             try await connection.run("BEGIN ISOLATION LEVEL SERIALIZABLE", logger: logger)
             try await connection.run(try PostgresMigrator(layout: layout, logger: logger).appendChangeStatement([early]), logger: logger)
             try await storage.write("test.before") { try await $0.put(Rows.user(2)) }
             // The watcher polls meanwhile (every 100 ms in tests), with no one subscribed.
             try await Task.sleep(for: .milliseconds(600))
-            let changes = watcher.committedChanges()
-            let collector = Task { await collect(changes, within: .seconds(20)) { $0.count >= 2 } }
+            let changes = watcher.committedChanges(after: nil)
+            let collector = Task { await collectLog(changes, within: .seconds(20)) { $0.count >= 4 } }
             try await storage.write("test.after") { try await $0.put(Rows.user(3)) }
             try await connection.run("COMMIT", logger: logger)
             return await collector.value
         }
+        let opening = try #require(live.first)
+        let resumed = await collectLog(storage.committedChanges(after: opening.position), within: .seconds(20)) { $0.count >= 4 }
         try await storage.dropSchema()
         await PostgresTestDatabase.release(storage)
         await PostgresTestDatabase.release(watcher)
-        #expect(delivered == [[early], [StoreMutation(before: nil, after: Rows.user(3))]])
+        #expect(live.map(\.kind) == ["opened", "committed", "committed", "committed"])
+        #expect(live.dropFirst().map(\.mutations) == [[early], [StoreMutation(before: nil, after: Rows.user(2))], [StoreMutation(before: nil, after: Rows.user(3))]])
+        #expect(resumed == live, "a stream resuming after the opening position is not the stream that opened there")
     }
 
     @Test func fiftyConcurrentIncrementsOfOneRowLoseNoUpdateAndAreLoggedInCommitOrder() async throws {
         let schema = PostgresTestDatabase.freshSchema()
         let storage = try await PostgresTestDatabase.connect(schema: schema, maximumConnections: 20)
         let watcher = try await PostgresTestDatabase.connect(schema: schema)
-        let changes = watcher.committedChanges()
+        let changes = watcher.committedBatches()
         try await storage.write("test.seed") { try await $0.put(.post(Rows.post(1, title: "0"))) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for user in 1...50 {
@@ -233,6 +240,63 @@ struct PostgresConcurrencyTests {
             #expect(holders.count == 1)
         }
     }
+}
+
+extension PostgresDiaryStorage {
+    /// The change log's transactions from now, without their positions.
+    func committedBatches() -> AsyncStream<[StoreMutation]> {
+        let events = committedChanges(after: nil)
+        return AsyncStream { continuation in
+            let task = Task {
+                for await event in events {
+                    if case .committed(_, let mutations) = event { continuation.yield(mutations) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// A change log event as a test compares it.
+struct Logged: Equatable, Sendable, CustomStringConvertible {
+    /// `opened`, `committed` or `trimmed`.
+    var kind: String
+    var position: ChangePosition
+    var mutations: [StoreMutation] = []
+
+    init(_ event: ChangeLogEvent) {
+        switch event {
+        case .opened(let position): (kind, self.position) = ("opened", position)
+        case .trimmed(let position): (kind, self.position) = ("trimmed", position)
+        case .committed(let position, let mutations): (kind, self.position, self.mutations) = ("committed", position, mutations)
+        }
+    }
+
+    var description: String { "\(kind)(\(position))" }
+}
+
+/// The events a change log stream yields until `isDone` says enough, it ends, or `limit` passes.
+func collectLog(
+    _ stream: AsyncStream<ChangeLogEvent>, within limit: Duration,
+    until isDone: @escaping @Sendable ([Logged]) -> Bool = { _ in false }
+) async -> [Logged] {
+    let seen = NIOLockedValueBox<[Logged]>([])
+    await withTaskGroup(of: Void.self) { group in
+        group.addTask {
+            for await event in stream {
+                let all = seen.withLockedValue { seen in
+                    seen.append(Logged(event))
+                    return seen
+                }
+                if isDone(all) { break }
+            }
+        }
+        group.addTask { try? await Task.sleep(for: limit) }
+        await group.next()
+        group.cancelAll()
+    }
+    return seen.withLockedValue { $0 }
 }
 
 /// The batches a stream yields until `isDone` says enough or `limit` passes, whichever comes first.

@@ -147,7 +147,7 @@ struct PostgresStorageTests {
 
     @Test func aBodyThatThrowsKeepsNothingAndLogsNothing() async throws {
         try await PostgresTestDatabase.withStorage { storage in
-            let changes = storage.committedChanges()
+            let changes = storage.committedBatches()
             await #expect(throws: DiaryError.self) {
                 try await storage.write("test.fail") { transaction in
                     try await transaction.put(Rows.user(1))
@@ -167,7 +167,7 @@ struct PostgresStorageTests {
         // A put of a row never read waits for the body's next operation: a read after it must see the row (and its
         // entries), and a body that throws after that read must undo it.
         try await PostgresTestDatabase.withStorage { storage in
-            let changes = storage.committedChanges()
+            let changes = storage.committedBatches()
             let post = Rows.post(5, tags: ["Harbour"])
             await #expect(throws: DiaryError.self) {
                 try await storage.write("test.fail") { transaction in
@@ -196,7 +196,7 @@ struct PostgresStorageTests {
         // A put of a key the transaction has not read is tried as an insert first; when the row is there, it must
         // still be read and replaced, its entries moved, and the change logged with the row before.
         try await PostgresTestDatabase.withStorage { storage in
-            let changes = storage.committedChanges()
+            let changes = storage.committedBatches()
             let first = Rows.post(2, tags: ["Harbour"])
             let second = Rows.post(2, title: "edited", tags: ["lighthouse"])
             let third = Rows.post(2, title: "edited")

@@ -43,6 +43,16 @@ struct MaintenanceTests {
             let again = try await Maintenance.perform(on: world, now: Date().addingTimeInterval(7200), options: options)
             #expect(again.changeLogRows == 0)
 
+            // A row limit on top of the time: of three new rows, the newest stays.
+            for name in ["pavo", "rhea", "sion"] {
+                _ = try await accounts.signUp(SignUpRequest(email: "\(name)@example.com", password: "correct horse battery", nickname: name))
+            }
+            var bounded = options
+            bounded.changeLogRows = 1
+            let byRows = try await Maintenance.perform(on: world, now: Date(), options: bounded)
+            #expect(byRows.changeLogRows >= 2, "all but the newest row go")
+            #expect(try await Maintenance.perform(on: world, now: Date(), options: bounded).changeLogRows == 0)
+
             let expired = try await Maintenance.perform(
                 on: world, now: Date().addingTimeInterval(options.refreshTokenLifetime + 60), options: options)
             #expect(expired.sessions == 1, "the session's refresh token has expired")

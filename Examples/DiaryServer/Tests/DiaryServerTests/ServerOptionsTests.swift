@@ -182,5 +182,24 @@ struct ServerOptionsTests {
         let defaults = try ServerOptions.parse(["--in-memory"], environment: [:])
         #expect(defaults.changeLogRetention == 7 * 24 * 60 * 60)
         #expect(defaults.maintenanceInterval == 3600)
+        #expect(defaults.changeLogRows == nil)
+    }
+
+    @Test func changeLogRetentionComesFromFlagsTheEnvironmentOrTheFileAndRowsMustBePositive() throws {
+        let flags = try ServerOptions.parse(
+            ["--in-memory", "--change-log-retention", "600", "--change-log-rows", "50"],
+            environment: ["DIARY_CHANGE_LOG_RETENTION": "86400", "DIARY_CHANGE_LOG_ROWS": "9"])
+        #expect(flags.changeLogRetention == 600, "a flag wins over the environment")
+        #expect(flags.changeLogRows == 50)
+        let file = try TemporaryFile(#"{"DIARY_CHANGE_LOG_ROWS": 2000}"#)
+        #expect(try ServerOptions.parse(["--in-memory", "--config", file.path], environment: [:]).changeLogRows == 2000)
+        for bad in ["0", "-3", "many"] {
+            #expect(throws: OptionsError.self, "\(bad)") {
+                try ServerOptions.parse(["--in-memory", "--change-log-rows", bad], environment: [:])
+            }
+            #expect(throws: OptionsError.self, "\(bad)") {
+                try ServerOptions.parse(["--in-memory"], environment: ["DIARY_CHANGE_LOG_ROWS": bad])
+            }
+        }
     }
 }
