@@ -15,6 +15,8 @@ struct HTTPHarness: ConformanceHarness {
 struct HTTPWorld: ConformanceWorld {
     let control: TestClient
 
+    var changeLogRetention: Int? { ReferenceServer.changeLogRows }
+
     func makeDevice() async throws -> DiaryRepositories {
         HTTPBackend(configuration: .init(
             baseURL: control.baseURL, additionalHeaders: ["X-Diary-World": control.world ?? ""])

@@ -29,10 +29,16 @@ final class ReferenceServer: @unchecked Sendable {
     }
 
     /// The shared server runs the conformance suite, whose worlds sign up and sign in more often than a person
-    /// would (each world is its own bucket in test mode); the limit itself is tested on a server of its own.
+    /// would (each world is its own bucket in test mode); the limit itself is tested on a server of its own. Each
+    /// world keeps the last ``changeLogRows`` transactions for change streams that resume, so the check of a
+    /// position older than that runs over HTTP too.
     private static let starting = Task {
-        try await start(extraArguments: ["--auth-rate-limit", "100"] + contractLogArguments)
+        try await start(
+            extraArguments: ["--auth-rate-limit", "100", "--change-log-rows", String(changeLogRows)] + contractLogArguments)
     }
+
+    /// How many committed transactions each world of the shared server keeps for resuming change streams.
+    static let changeLogRows = 64
 
     /// `--contract-log PATH` when `DIARY_CONTRACT_LOG` names a file: the server appends the exchanges of recorded
     /// worlds (the HTTP conformance run) there, and scripts/test.sh validates them against docs/openapi.yaml.
