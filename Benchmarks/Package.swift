@@ -21,9 +21,12 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "FeedBenchmarks", dependencies: [.product(name: "DiarySDK", package: "DiarySDK")]),
+        // The reference server as a child process, for the benchmarks that run against it.
+        .target(name: "BenchmarkServer"),
         .executableTarget(
             name: "HTTPBenchmarks",
             dependencies: [
+                "BenchmarkServer",
                 .product(name: "DiarySDK", package: "DiarySDK"),
                 .product(name: "DiarySDKHTTP", package: "DiarySDK"),
             ]
@@ -32,6 +35,7 @@ let package = Package(
         .executableTarget(
             name: "ChangeStreamBenchmarks",
             dependencies: [
+                "BenchmarkServer",
                 .product(name: "DiarySDK", package: "DiarySDK"),
                 .product(name: "DiarySDKHTTP", package: "DiarySDK"),
             ]

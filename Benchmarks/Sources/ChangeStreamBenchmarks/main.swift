@@ -9,6 +9,7 @@
 //     swift run -c release --package-path Benchmarks ChangeStreamBenchmarks [subscribers] [posts per round] [rounds]
 //
 // The server runs in a fresh schema (`bench_<uuid>`) that stays behind: use a throwaway cluster (scripts/postgres.sh).
+import BenchmarkServer
 import DiarySDK
 import DiarySDKHTTP
 import Foundation
@@ -40,34 +41,6 @@ final class Arrivals: @unchecked Sendable {
 
 enum ChangeStreamBenchmark {
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
-
-    static func startServer(binary: String, databaseURL: String, schema: String) throws -> (Process, URL, Pipe) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("changes-bench-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: binary)
-        server.arguments = ["--port", "0", "--test-mode", "--exit-on-stdin-close", "--auth-rate-limit", "0"]
-        server.environment = ProcessInfo.processInfo.environment.merging(
-            ["DIARY_DATABASE_URL": databaseURL, "DIARY_DATABASE_SCHEMA": schema, "DIARY_LOG_LEVEL": "notice"]
-        ) { _, new in new }
-        let input = Pipe()
-        server.standardInput = input
-        server.standardOutput = try FileHandle(forWritingTo: log)
-        try server.run()
-        for _ in 0..<3000 {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "listening on 127.0.0.1:") {
-                let rest = text[range.upperBound...]
-                let digits = rest.prefix { $0.isNumber }
-                if let port = Int(digits), rest.dropFirst(digits.count).first == "\n" {
-                    return (server, URL(string: "http://127.0.0.1:\(port)")!, input)
-                }
-            }
-            guard server.isRunning else { fatalError("the server exited before listening") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        fatalError("the server did not start")
-    }
 
     /// The resident set of a process in KiB (`VmRSS` in `/proc/<pid>/status`).
     static func residentKiB(of pid: Int32) -> Int {
@@ -107,7 +80,11 @@ enum ChangeStreamBenchmark {
             exit(2)
         }
         let schema = "bench_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let (server, baseURL, input) = try startServer(binary: binary, databaseURL: databaseURL, schema: schema)
+        let started = try ReferenceServerProcess.start(
+            binary: binary, arguments: ["--test-mode", "--auth-rate-limit", "0"],
+            environment: ["DIARY_DATABASE_URL": databaseURL, "DIARY_DATABASE_SCHEMA": schema, "DIARY_LOG_LEVEL": "notice"],
+            logName: "changes-bench")
+        let (server, baseURL, input) = (started.process, started.baseURL, started.input)
         defer {
             server.terminate()
             _ = input

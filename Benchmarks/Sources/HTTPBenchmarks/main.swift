@@ -5,6 +5,7 @@
 //
 //   DIARY_SERVER_BIN=<path to a release DiaryServer> \
 //     swift run -c release --package-path Benchmarks HTTPBenchmarks [requests per measurement] [rounds]
+import BenchmarkServer
 import DiarySDK
 import DiarySDKHTTP
 import Foundation
@@ -40,30 +41,6 @@ struct HandWrittenClient: Sendable {
 }
 
 enum HTTPBenchmark {
-    static func startServer(binary: String) throws -> (Process, URL, Pipe) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("http-bench-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: binary)
-        server.arguments = ["--port", "0", "--in-memory", "--test-mode", "--exit-on-stdin-close"]
-        let input = Pipe()
-        server.standardInput = input
-        server.standardOutput = try FileHandle(forWritingTo: log)
-        try server.run()
-        for _ in 0..<1000 {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "listening on 127.0.0.1:") {
-                let rest = text[range.upperBound...]
-                let digits = rest.prefix { $0.isNumber }
-                if let port = Int(digits), rest.dropFirst(digits.count).first == "\n" {
-                    return (server, URL(string: "http://127.0.0.1:\(port)")!, input)
-                }
-            }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        fatalError("the server did not start")
-    }
-
     /// Runs `count` calls spread over `tasks` concurrent tasks, each task with its own client made by `makeOperation`
     /// (so the backend never joins one task's request with another's); returns requests per second and the client
     /// process's CPU microseconds per request.
@@ -108,7 +85,9 @@ enum HTTPBenchmark {
             FileHandle.standardError.write(Data("set DIARY_SERVER_BIN to a DiaryServer binary\n".utf8))
             exit(2)
         }
-        let (server, baseURL, input) = try startServer(binary: binary)
+        let started = try ReferenceServerProcess.start(
+            binary: binary, arguments: ["--in-memory", "--test-mode"], logName: "http-bench")
+        let (server, baseURL, input) = (started.process, started.baseURL, started.input)
         defer {
             server.terminate()
             _ = input
