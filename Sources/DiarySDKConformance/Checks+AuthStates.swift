@@ -1,27 +1,17 @@
 import DiarySDK
 import Foundation
 
-/// Follows a stream of auth-state changes for a check: everything it yielded so far, waited for with a bound.
-final class AuthStateRecorder: Sendable {
-    private let seen = Locked<[AuthStateChange]>([])
-    private let task: Task<Void, Never>
+/// Follows a stream of auth-state changes for a check.
+typealias AuthStateRecorder = StreamRecorder<AuthStateChange>
 
-    init(_ stream: AsyncStream<AuthStateChange>) {
-        let seen = seen
-        task = Task {
-            for await change in stream { seen.withLock { $0.append(change) } }
-        }
-    }
-
-    deinit { task.cancel() }
-
+extension StreamRecorder where Element == AuthStateChange {
     /// The first `count` changes, waiting up to five seconds for them (a change reaches the stream before the call
     /// that made it returns, so only the recorder's own task can lag).
     /// - Throws: A failure naming what arrived when fewer came.
     func changes(_ count: Int, file: StaticString = #fileID, line: UInt = #line) async throws -> [AuthStateChange] {
         let deadline = Date().addingTimeInterval(5)
-        while seen.current.count < count, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
-        let changes = seen.current
+        while events.count < count, Date() < deadline { try await Task.sleep(nanoseconds: 2_000_000) }
+        let changes = events
         try expect(
             changes.count == count, "expected \(count) auth-state changes, got \(changes.count): \(changes.map(\.event))",
             file: file, line: line)

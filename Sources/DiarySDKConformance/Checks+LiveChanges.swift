@@ -1,31 +1,12 @@
 import DiarySDK
 import Foundation
 
-/// Follows a change stream for a check: every event it yielded so far, waited for with a bound.
-final class ChangeRecorder: Sendable {
-    private let seen = Locked<[ChangeEvent]>([])
-    private let task: Task<Void, Never>
+/// Follows a change stream for a check.
+typealias ChangeRecorder = StreamRecorder<ChangeEvent>
 
-    init(_ stream: AsyncStream<ChangeEvent>) {
-        let seen = seen
-        task = Task {
-            for await event in stream { seen.withLock { $0.append(event) } }
-        }
-    }
-
-    deinit { task.cancel() }
-
-    /// Stops reading: the app went offline, or left the screen.
-    func stop() async {
-        task.cancel()
-        await task.value
-    }
-
-    /// Everything so far.
-    var events: [ChangeEvent] { seen.current }
-
+extension StreamRecorder where Element == ChangeEvent {
     /// The changes so far, without the `opened` and `reloadRequired` events.
-    var changes: [DiaryChange] { seen.current.compactMap(\.change) }
+    var changes: [DiaryChange] { events.compactMap(\.change) }
 
     /// Waits until `done` holds for what arrived, for at most fifteen seconds (a bound for liveness: locally an event
     /// arrives at once, but a PostgreSQL store delivers a commit only once every transaction older than it has ended,
@@ -36,8 +17,8 @@ final class ChangeRecorder: Sendable {
         for what: String, file: StaticString = #fileID, line: UInt = #line, until done: ([ChangeEvent]) -> Bool
     ) async throws -> [ChangeEvent] {
         let deadline = Date().addingTimeInterval(15)
-        while !done(seen.current), Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
-        let events = seen.current
+        while !done(self.events), Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        let events = self.events
         try expect(done(events), "waited for \(what); got \(ChangeRecorder.describe(events))", file: file, line: line)
         return events
     }
