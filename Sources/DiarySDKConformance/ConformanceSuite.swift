@@ -24,5 +24,5 @@ public enum ConformanceSuite {
         accountChecks + authStateChecks + identityChecks + profileChecks + attachmentChecks + diaryChecks + calendarChecks + bookChecks
         + commentChecks + postChecks + dayAndLikerChecks + settingsEditChecks + pagingChecks + blockingChecks + anonymityChecks + anonymousAuthorChecks
         + socialChecks + notificationChecks + blogChecks
-        + changeChecks + liveChangeChecks + authorizationChecks + blogSyncChecks
+        + changeChecks + liveChangeChecks + authorizationChecks + blogSyncChecks + chosenIDChecks
 }

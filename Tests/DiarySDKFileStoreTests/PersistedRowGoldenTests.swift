@@ -41,6 +41,16 @@ struct PersistedRowGoldenTests {
         ##"{"blog":{"createdAt":"2026-11-23T08:00:29.123456Z","feedURL":"https://alice.example.com/feed.xml","id":"00000000-0000-4000-8000-000000000030","isPrimary":true,"ownerID":"00000000-0000-4000-8000-000000000001","siteURL":"https://alice.example.com/","sync":{"etag":"\"abc123\"","lastModified":"Mon, 23 Nov 2026 07:00:00 GMT","lastSyncedAt":"2026-11-23T08:00:30.123456Z"},"title":"Alice's notes"}}"##,
     ]
 
+    /// Rows of kinds added after the committed fixture stores were written (which hold none), pinned with the
+    /// values they stand for.
+    static let rowsSinceFixture: [(String, StoreRecord)] = [
+        (
+            ##"{"retiredID":{"id":"00000000-0000-4000-8000-000000000055","kind":"post","retiredAt":"2026-11-27T14:30:00.123456Z"}}"##,
+            .retiredID(RetiredIDRecord(
+                id: (StoreFixture.id(55) as Post.ID).rawValue, kind: .post, retiredAt: Date(timeIntervalSince1970: 1_795_789_800.123456)))
+        ),
+    ]
+
     /// Keys of one and two fields, as a journal's deletes carry them.
     static let keys: [(RecordKey, String)] = [
         (.device(StoreFixture.bob, "fcm-token-bob"), ##"{"device":{"token":"fcm-token-bob","userID":"00000000-0000-4000-8000-000000000002"}}"##),
@@ -50,6 +60,7 @@ struct PersistedRowGoldenTests {
         (.like(StoreFixture.bob, StoreFixture.originalPost), ##"{"like":{"postID":"00000000-0000-4000-8000-000000000050","userID":"00000000-0000-4000-8000-000000000002"}}"##),
         (.anonymousBlock(StoreFixture.alice, StoreFixture.carol), ##"{"anonymousBlock":{"from":"00000000-0000-4000-8000-000000000001","to":"00000000-0000-4000-8000-000000000003"}}"##),
         (.credential(StoreFixture.alice), ##"{"credential":{"userID":"00000000-0000-4000-8000-000000000001"}}"##),
+        (.retiredID((StoreFixture.id(55) as Post.ID).rawValue), ##"{"retiredID":{"id":"00000000-0000-4000-8000-000000000055"}}"##),
     ]
 
     @Test func everyRowKindIsWrittenExactlyAsPinned() throws {
@@ -61,12 +72,18 @@ struct PersistedRowGoldenTests {
             #expect(String(decoding: try JSONEncoder.persisted().encode(record), as: UTF8.self) == golden)
             kinds.insert(record.kind)
         }
+        for (golden, expected) in Self.rowsSinceFixture {
+            let record = try JSONDecoder.persisted().decode(StoreRecord.self, from: Data(golden.utf8))
+            #expect(record == expected, "the pinned row reads back as its value")
+            #expect(String(decoding: try JSONEncoder.persisted().encode(record), as: UTF8.self) == golden)
+            kinds.insert(record.kind)
+        }
         #expect(kinds == Set(StoreRecord.Kind.allCases))
     }
 
     /// A snapshot section holds the row without its kind key: the same object.
     @Test func aSnapshotRowIsThePinnedRowWithoutItsKind() throws {
-        for golden in Self.rows {
+        for golden in Self.rows + Self.rowsSinceFixture.map(\.0) {
             let record = try JSONDecoder.persisted().decode(StoreRecord.self, from: Data(golden.utf8))
             let row = String(decoding: try record.encodeRow(with: JSONEncoder.persisted()), as: UTF8.self)
             #expect(golden == #"{""# + record.kind.rawValue + #"":"# + row + "}")

@@ -5,18 +5,57 @@ import Foundation
 /// Every dependent row is found through an index declared in ``StorageSchema``, so a deletion costs what it removes,
 /// not the size of the store.
 extension DiaryEngine {
+    /// Removes an entry, post or comment row and records its id as retired (``RetiredIDRecord``), so that no
+    /// create, with an id a client chose, can take it again.
+    private func retire(_ key: RecordKey, in transaction: any StorageTransaction) async throws {
+        let id: UUID
+        switch key {
+        case .diary(let diary): id = diary.rawValue
+        case .post(let post): id = post.rawValue
+        case .comment(let comment): id = comment.rawValue
+        default: preconditionFailure("only entries, posts and comments retire their ids")
+        }
+        try await transaction.remove(key)
+        try await transaction.put(.retiredID(RetiredIDRecord(id: id, kind: key.kind, retiredAt: now)))
+    }
+
+    /// The id of a new entry, post or comment: `chosen`, the id its client picked (an entry written offline keeps
+    /// its id), or a new one.
+    ///
+    /// - Throws: ``DiaryError/Code/invalidInput`` (field `id`, ``DiaryError/Reason/invalidFormat``) for the nil
+    ///   UUID; ``DiaryError/Code/conflict`` (field `id`, ``DiaryError/Reason/alreadyUsed``) when an entry, post or comment has or had that id, so an id
+    ///   never names two things over a store's life, and a create retried after its row was deleted never brings it
+    ///   back. The answer is the same for a live row, whoever owns it, and a deleted one: a client learns nothing it
+    ///   did not know.
+    package func claimID<Entity>(
+        _ chosen: EntityID<Entity>?, in transaction: any StorageTransaction
+    ) async throws -> EntityID<Entity> {
+        guard let chosen else { return newID() }
+        let uuid = chosen.rawValue
+        guard uuid != UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) else {
+            throw DiaryError.invalid("id", .invalidFormat, "an id must not be the nil UUID")
+        }
+        let keys: [RecordKey] = [.diary(Diary.ID(uuid)), .post(Post.ID(uuid)), .comment(Comment.ID(uuid)), .retiredID(uuid)]
+        // One answer whether the id's row exists or was deleted, and whoever it belongs to: a user blocked from a post
+        // must not learn by this whether it still exists.
+        guard try await transaction.records(keys).isEmpty else {
+            throw DiaryError(.conflict, "the id \(chosen) is or was in use; choose a new one", field: "id", reason: .alreadyUsed)
+        }
+        return chosen
+    }
+
     /// Deletes a comment and its replies.
     package func deleteComment(_ id: Comment.ID, in transaction: any StorageTransaction) async throws {
         for reply in try await transaction.rows(StorageSchema.commentsByParent, equalTo: id) {
-            try await transaction.remove(.comment(reply.id))
+            try await retire(.comment(reply.id), in: transaction)
         }
-        try await transaction.remove(.comment(id))
+        try await retire(.comment(id), in: transaction)
     }
 
     /// Deletes every comment on an entry or a post, replies included (they share their parent's target).
     package func deleteComments(on target: CommentTarget, in transaction: any StorageTransaction) async throws {
         for comment in try await transaction.rows(StorageSchema.commentsByTarget, equalTo: target) {
-            try await transaction.remove(.comment(comment.id))
+            try await retire(.comment(comment.id), in: transaction)
         }
     }
 
@@ -27,7 +66,7 @@ extension DiaryEngine {
         for like in try await transaction.rows(StorageSchema.likesByPost, equalTo: id) {
             try await transaction.remove(.like(like.userID, id))
         }
-        try await transaction.remove(.post(id))
+        try await retire(.post(id), in: transaction)
         try await Self.removeUnreferencedAttachments(post.images.map(\.id), in: transaction)
     }
 
@@ -35,7 +74,7 @@ extension DiaryEngine {
     package func deleteDiary(_ id: Diary.ID, in transaction: any StorageTransaction) async throws {
         guard let diary = try await transaction.diary(id) else { return }
         try await deleteComments(on: .diary(id), in: transaction)
-        try await transaction.remove(.diary(id))
+        try await retire(.diary(id), in: transaction)
         try await Self.removeUnreferencedAttachments(diary.images.map(\.id), in: transaction)
     }
 

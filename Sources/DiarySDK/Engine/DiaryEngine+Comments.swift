@@ -6,7 +6,6 @@ extension DiaryEngine: CommentRepository {
         let body = try Validation.text(draft.body, field: "body", maximum: Validation.maximumCommentLength)
         let mood = try Validation.mood(draft.mood)
         let now = self.now
-        let id: Comment.ID = newID()
         return try await write("comments.addComment", joining: draft) { transaction, actor in
             guard try await AccessPolicy.canSee(target: draft.target, viewer: actor, in: transaction) else {
                 throw DiaryError.notFound("the commented \(Self.describe(draft.target))")
@@ -26,6 +25,7 @@ extension DiaryEngine: CommentRepository {
                 }
                 parentAuthor = parent.authorID
             }
+            let id = try await self.claimID(draft.id, in: transaction)
             let record = CommentRecord(
                 id: id, target: draft.target, parentID: draft.parentID, authorID: actor.id,
                 isAnonymous: draft.isAnonymous, body: body, mood: mood, createdAt: now, updatedAt: now)

@@ -9,7 +9,6 @@ extension DiaryEngine: DiaryRepository {
         let mood = try Validation.mood(draft.mood)
         try Self.checkVisibility(draft.visibility, bookID: draft.bookID)
         let now = self.now
-        let id: Diary.ID = newID()
         return try await write("diaries.write", joining: draft) { transaction, actor in
             try await Self.checkImages(draft.images, owner: actor.id, in: transaction)
             if let bookID = draft.bookID {
@@ -23,6 +22,7 @@ extension DiaryEngine: DiaryRepository {
             } else {
                 day = LocalDate(now, in: try await self.timeZone(of: actor, in: transaction))
             }
+            let id = try await self.claimID(draft.id, in: transaction)
             let diary = Diary(
                 id: id, authorID: actor.id, bookID: draft.bookID, day: day, title: title, body: body, mood: mood,
                 tags: tags, images: draft.images, visibility: draft.visibility, createdAt: now, updatedAt: now)

@@ -8,9 +8,9 @@ extension DiaryEngine: PostRepository {
         let tags = try Validation.tags(draft.tags)
         try Validation.images(draft.images)
         let now = self.now
-        let id: Post.ID = newID()
         return try await write("posts.publish", joining: draft) { transaction, actor in
             try await Self.checkImages(draft.images, owner: actor.id, in: transaction)
+            let id = try await self.claimID(draft.id, in: transaction)
             let record = PostRecord(
                 id: id, authorID: actor.id, isAnonymous: draft.isAnonymous, title: title, body: body, tags: tags,
                 images: draft.images, source: .original,

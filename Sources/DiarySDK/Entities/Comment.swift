@@ -131,6 +131,10 @@ public struct CommentThread: Hashable, Sendable, Codable, Identifiable {
 
 /// What a user writes to comment.
 public struct CommentDraft: Hashable, Sendable, Codable {
+    /// The id to create it with, chosen by the client (a UUID it generated, so that what is written offline keeps
+    /// its id when it reaches the server), or `nil` for a new one. An id that is or was in use is refused with
+    /// ``DiaryError/Code/conflict`` (``DiaryError/Reason/alreadyUsed``).
+    public var id: Comment.ID?
     /// What to comment on.
     public var target: CommentTarget
     /// The comment to reply to; it must be a top-level comment on the same target.
@@ -144,8 +148,10 @@ public struct CommentDraft: Hashable, Sendable, Codable {
 
     /// Creates a draft.
     public init(
-        target: CommentTarget, parentID: Comment.ID? = nil, body: String, mood: Mood? = nil, isAnonymous: Bool = false
+        id: Comment.ID? = nil, target: CommentTarget, parentID: Comment.ID? = nil, body: String, mood: Mood? = nil,
+        isAnonymous: Bool = false
     ) {
+        self.id = id
         self.target = target
         self.parentID = parentID
         self.body = body
@@ -155,6 +161,7 @@ public struct CommentDraft: Hashable, Sendable, Codable {
 
     /// The JSON member names, spelled out so that renaming a property never changes the wire format.
     private enum CodingKeys: String, CodingKey {
+        case id = "id"
         case target = "target"
         case parentID = "parentID"
         case body = "body"

@@ -98,6 +98,10 @@ public struct Diary: Identifiable, Hashable, Sendable, Codable {
 
 /// What a user writes to create an entry.
 public struct DiaryDraft: Hashable, Sendable, Codable {
+    /// The id to create it with, chosen by the client (a UUID it generated, so that what is written offline keeps
+    /// its id when it reaches the server), or `nil` for a new one. An id that is or was in use is refused with
+    /// ``DiaryError/Code/conflict`` (``DiaryError/Reason/alreadyUsed``).
+    public var id: Diary.ID?
     /// The day; `nil` means today in the author's time zone.
     public var day: LocalDate?
     /// The title.
@@ -117,7 +121,7 @@ public struct DiaryDraft: Hashable, Sendable, Codable {
 
     /// Creates a draft.
     public init(
-        day: LocalDate? = nil, title: String = "", body: String, mood: Mood? = nil, tags: [String] = [],
+        id: Diary.ID? = nil, day: LocalDate? = nil, title: String = "", body: String, mood: Mood? = nil, tags: [String] = [],
         images: [ImageReference] = [], visibility: Diary.Visibility? = nil, bookID: DiaryBook.ID? = nil
     ) {
         self.day = day
@@ -126,12 +130,14 @@ public struct DiaryDraft: Hashable, Sendable, Codable {
         self.mood = mood
         self.tags = tags
         self.images = images
+        self.id = id
         self.visibility = visibility ?? (bookID == nil ? .private : .members)
         self.bookID = bookID
     }
 
     /// The JSON member names, spelled out so that renaming a property never changes the wire format.
     private enum CodingKeys: String, CodingKey {
+        case id = "id"
         case day = "day"
         case title = "title"
         case body = "body"

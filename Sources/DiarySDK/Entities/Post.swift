@@ -161,6 +161,10 @@ public struct BlogImport: Hashable, Sendable, Codable {
 
 /// What a user writes to publish a post.
 public struct PostDraft: Hashable, Sendable, Codable {
+    /// The id to create it with, chosen by the client (a UUID it generated, so that what is written offline keeps
+    /// its id when it reaches the server), or `nil` for a new one. An id that is or was in use is refused with
+    /// ``DiaryError/Code/conflict`` (``DiaryError/Reason/alreadyUsed``).
+    public var id: Post.ID?
     /// The title; it must not be blank.
     public var title: String
     /// The text; it must not be blank.
@@ -174,8 +178,10 @@ public struct PostDraft: Hashable, Sendable, Codable {
 
     /// Creates a draft.
     public init(
-        title: String, body: String, tags: [String] = [], images: [ImageReference] = [], isAnonymous: Bool = false
+        id: Post.ID? = nil, title: String, body: String, tags: [String] = [], images: [ImageReference] = [],
+        isAnonymous: Bool = false
     ) {
+        self.id = id
         self.title = title
         self.body = body
         self.tags = tags
@@ -185,6 +191,7 @@ public struct PostDraft: Hashable, Sendable, Codable {
 
     /// The JSON member names, spelled out so that renaming a property never changes the wire format.
     private enum CodingKeys: String, CodingKey {
+        case id = "id"
         case title = "title"
         case body = "body"
         case tags = "tags"

@@ -81,6 +81,9 @@ public struct DiaryError: Error, Sendable, CustomStringConvertible {
         public static let invalidReference = Reason(rawValue: "invalid_reference")
         /// Not allowed in this combination.
         public static let notAllowed = Reason(rawValue: "not_allowed")
+        /// With ``Code/conflict``: a value that may be used only once was used before (a client-chosen id of an
+        /// entry, post or comment that exists or was deleted).
+        public static let alreadyUsed = Reason(rawValue: "already_used")
     }
 
     /// The category.

@@ -5,6 +5,8 @@ import Foundation
 public enum RecordKind: String, Hashable, Sendable, CaseIterable, Codable, CodingKey {
     case user, credential, session, device, diary, book, membership, comment, post, like, follow, block, report
     case notification, blog, attachment, anonymousBlock
+    /// The id of a deleted entry, post or comment (``RetiredIDRecord``).
+    case retiredID
 }
 
 /// A table: the rows of one ``RecordKind``, and how a row is wrapped in and taken out of a ``StoreRecord``.

@@ -86,6 +86,7 @@ extension RecordKey {
         case .notification: .notification
         case .blog: .blog
         case .attachment: .attachment
+        case .retiredID: .retiredID
         }
     }
 }

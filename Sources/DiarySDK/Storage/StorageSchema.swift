@@ -78,6 +78,11 @@ public enum StorageSchema {
         if case .blog(let row) = $0 { row } else { nil }
     }
 
+    /// The `retiredIDs` table: ids of deleted entries, posts and comments, which no create may take again.
+    public static let retiredIDs = StorageTable<RetiredIDRecord>(.retiredID, wrap: StoreRecord.retiredID) {
+        if case .retiredID(let row) = $0 { row } else { nil }
+    }
+
     // MARK: Indices
 
     /// Users by ``Validation/nicknameKey(_:)``, so look-alike nicknames collide.

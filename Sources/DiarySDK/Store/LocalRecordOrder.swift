@@ -31,6 +31,8 @@ package enum LocalRecordOrder {
         case (.report(let a), .report(let b)): return a < b
         case (.notification(let a), .notification(let b)): return a < b
         case (.blog(let a), .blog(let b)): return a < b
+        case (.retiredID(let a), .retiredID(let b)):
+            return EntityID<RetiredIDRecord>(a) < EntityID<RetiredIDRecord>(b)
         default: return position[lhs.kind]! < position[rhs.kind]!
         }
     }

@@ -26,6 +26,7 @@ package enum LocalSchema {
         case .blog: 14
         case .attachment: 15
         case .anonymousBlock: 16
+        case .retiredID: 17
         }
     }
 

@@ -186,6 +186,28 @@ public struct NotificationRecord: Hashable, Sendable {
     }
 }
 
+/// The id of a deleted entry, post or comment, kept for good so that no create can take it again.
+///
+/// Clients may choose the ids of what they create (an entry written offline keeps its id), so an id that was once
+/// in use must never name something else: a report, a notification or another device's outbox may still name it,
+/// and a create retried after the row was deleted must not bring it back. ``DiaryEngine`` writes one of these in
+/// the transaction that removes the row and refuses a chosen id that has one.
+@_spi(Storage)
+public struct RetiredIDRecord: Hashable, Sendable {
+    /// The id that was in use.
+    public var id: UUID
+    /// What it named: ``RecordKind/diary``, ``RecordKind/post`` or ``RecordKind/comment``.
+    public var kind: RecordKind
+    /// When the row was deleted.
+    public var retiredAt: Date
+
+    public init(id: UUID, kind: RecordKind, retiredAt: Date) {
+        self.id = id
+        self.kind = kind
+        self.retiredAt = retiredAt
+    }
+}
+
 /// One stored row of any kind: the unit of snapshots, journals and change events.
 ///
 /// Rows are not written through the public types' coding: `StoreRecord`'s `Codable` (`{"kind": row}`, for example
@@ -211,6 +233,7 @@ public indirect enum StoreRecord: Hashable, Sendable {
     case notification(NotificationRecord)
     case blog(Blog)
     case attachment(Attachment)
+    case retiredID(RetiredIDRecord)
 
     public var key: RecordKey {
         switch self {
@@ -231,6 +254,7 @@ public indirect enum StoreRecord: Hashable, Sendable {
         case .notification(let value): .notification(value.id)
         case .blog(let value): .blog(value.id)
         case .attachment(let value): .attachment(value.id)
+        case .retiredID(let value): .retiredID(value.id)
         }
     }
 }
@@ -255,6 +279,7 @@ public enum RecordKey: Hashable, Sendable {
     case notification(DiaryNotification.ID)
     case blog(Blog.ID)
     case attachment(Attachment.ID)
+    case retiredID(UUID)
 }
 
 /// One change a transaction made: the row before and after (`nil` for an insert's before or a delete's after).

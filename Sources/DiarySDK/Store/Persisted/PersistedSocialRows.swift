@@ -173,3 +173,34 @@ package struct PersistedBlog: PersistedValue {
         try row.encodeDate(value.createdAt, forKey: .createdAt)
     }
 }
+
+/// A persisted ``RetiredIDRecord`` row: `{"id": "…", "kind": "post", "retiredAt": "…"}`.
+package struct PersistedRetiredID: PersistedValue {
+    package var value: RetiredIDRecord
+
+    package init(_ value: RetiredIDRecord) {
+        self.value = value
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, kind, retiredAt
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try row.decode(String.self, forKey: .kind)
+        guard let kind = RecordKind(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: .kind, in: row, debugDescription: "'\(name)' is not a kind of row")
+        }
+        value = RetiredIDRecord(
+            id: try row.decodeID(EntityID<RetiredIDRecord>.self, forKey: .id).rawValue, kind: kind,
+            retiredAt: try row.decodeDate(forKey: .retiredAt))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encodeID(EntityID<RetiredIDRecord>(value.id), forKey: .id)
+        try row.encode(value.kind.rawValue, forKey: .kind)
+        try row.encodeDate(value.retiredAt, forKey: .retiredAt)
+    }
+}

@@ -25,13 +25,14 @@ extension RecordKey: Codable {
         case .notification(let notification): (.notification, [id(notification)])
         case .blog(let blog): (.blog, [id(blog)])
         case .attachment(let attachment): (.attachment, [id(attachment)])
+        case .retiredID(let uuid): (.retiredID, [WireText.lowercase(uuid)])
         }
     }
 
     /// The names of a kind's key fields, as in its row.
     private static func fieldNames(of kind: StoreRecord.Kind) -> [String] {
         switch kind {
-        case .user, .diary, .book, .comment, .post, .report, .notification, .blog, .attachment: ["id"]
+        case .user, .diary, .book, .comment, .post, .report, .notification, .blog, .attachment, .retiredID: ["id"]
         case .credential: ["userID"]
         case .session: ["tokenHash"]
         case .device: ["userID", "token"]
@@ -77,6 +78,7 @@ extension RecordKey: Codable {
             case .notification: .notification(try id(0))
             case .blog: .blog(try id(0))
             case .attachment: .attachment(try id(0))
+            case .retiredID: .retiredID((try id(0) as EntityID<RetiredIDRecord>).rawValue)
             }
     }
 

@@ -31,6 +31,7 @@ extension StoreRecord {
         case .notification(let value): return try encode(PersistedNotification(value))
         case .blog(let value): return try encode(PersistedBlog(value))
         case .attachment(let value): return try encode(PersistedAttachment(value))
+        case .retiredID(let value): return try encode(PersistedRetiredID(value))
         }
     }
 
@@ -63,6 +64,7 @@ extension StoreRecord {
         case .notification: return try decode(PersistedNotification.self).map { .notification($0.value) }
         case .blog: return try decode(PersistedBlog.self).map { .blog($0.value) }
         case .attachment: return try decode(PersistedAttachment.self).map { .attachment($0.value) }
+        case .retiredID: return try decode(PersistedRetiredID.self).map { .retiredID($0.value) }
         }
     }
 }
@@ -103,6 +105,7 @@ extension StoreRecord: Codable {
         case .notification: self = .notification(try container.decodeRow(PersistedNotification.self, forKey: kind))
         case .blog: self = .blog(try container.decodeRow(PersistedBlog.self, forKey: kind))
         case .attachment: self = .attachment(try container.decodeRow(PersistedAttachment.self, forKey: kind))
+        case .retiredID: self = .retiredID(try container.decodeRow(PersistedRetiredID.self, forKey: kind))
         }
     }
 
@@ -125,6 +128,7 @@ extension StoreRecord: Codable {
         case .notification(let value): try container.encode(PersistedNotification(value), forKey: kind)
         case .blog(let value): try container.encode(PersistedBlog(value), forKey: kind)
         case .attachment(let value): try container.encode(PersistedAttachment(value), forKey: kind)
+        case .retiredID(let value): try container.encode(PersistedRetiredID(value), forKey: kind)
         }
     }
 }
