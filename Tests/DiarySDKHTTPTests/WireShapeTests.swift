@@ -46,4 +46,32 @@ struct WireShapeTests {
         let oldReply = try await fixture.control.send("POST", "/v1/comments", body: Data(old.utf8), token: token)
         #expect(oldReply.status == 422, "\(oldReply.text)")
     }
+
+    /// A create with a chosen id retried with its Idempotency-Key replays the first answer; retried without one it
+    /// is the 409 that tells a syncing client the create landed; the nil UUID is a 422 naming the field.
+    @Test func aCreateWithAChosenIDRetriedIsReplayedOrAConflict() async throws {
+        let fixture = try await ServerFixture.make(nickname: "wire")
+        let token = try #require(try await fixture.store.load()?.accessToken)
+        let id = UUID().uuidString.lowercased()
+        let body = Data(#"{"id":"\#(id)","body":"written offline","title":"","tags":[],"images":[],"visibility":"private"}"#.utf8)
+        let key = ["Idempotency-Key": UUID().uuidString]
+        let first = try await fixture.control.send("POST", "/v1/diaries", body: body, token: token, headers: key)
+        #expect(first.status == 201, "\(first.text)")
+        #expect((try JSONSerialization.jsonObject(with: first.body) as? [String: Any])?["id"] as? String == id)
+        let replayed = try await fixture.control.send("POST", "/v1/diaries", body: body, token: token, headers: key)
+        #expect(replayed.status == 201 && replayed.body == first.body, "\(replayed.text)")
+
+        let again = try await fixture.control.send("POST", "/v1/diaries", body: body, token: token)
+        #expect(again.status == 409, "\(again.text)")
+        let problem = try JSONSerialization.jsonObject(with: again.body) as? [String: Any]
+        #expect(problem?["code"] as? String == "conflict")
+        #expect(problem?["field"] as? String == "id")
+        #expect(problem?["reason"] as? String == "already_used")
+        #expect(try await fixture.sdk.diaries.entries(.init(), page: .first()).items.map(\.id.description) == [id])
+
+        let nilID = Data(#"{"id":"00000000-0000-0000-0000-000000000000","body":"x","title":"","tags":[],"images":[],"visibility":"private"}"#.utf8)
+        let refused = try await fixture.control.send("POST", "/v1/diaries", body: nilID, token: token)
+        #expect(refused.status == 422, "\(refused.text)")
+        #expect((try JSONSerialization.jsonObject(with: refused.body) as? [String: Any])?["field"] as? String == "id")
+    }
 }
