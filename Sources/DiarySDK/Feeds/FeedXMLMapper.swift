@@ -90,6 +90,8 @@ struct FeedXMLMapper {
     /// Maps Media RSS elements found directly under `node` or inside its `media:group` (and `media:content`) children,
     /// in document order. Iterative, with a stack of the groups being read, so nesting depth cannot exhaust the stack.
     func media(in node: FeedXMLNode, into item: inout FeedItem) {
+        // Most documents use no Media RSS at all: then there is nothing to look for under any item.
+        guard node.tree.hasMedia else { return }
         var levels: [FeedXMLNode.Elements] = [node.elements]
         while !levels.isEmpty {
             guard let child = levels[levels.count - 1].next() else {

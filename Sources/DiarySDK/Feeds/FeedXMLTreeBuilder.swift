@@ -100,6 +100,12 @@ extension FeedXMLTreeBuilder {
         let maxItems: Int?
 
         var elements: [FeedXMLTree.Element] = []
+        /// The distinct local names and their kinds (``FeedXMLTree/names``).
+        var names: [String] = []
+        var nameKinds: [FeedXMLName] = []
+        /// An open-addressing table of indices into `names` (-1: empty), keyed by each name's FNV-1a hash; its size is a
+        /// power of two at least twice the number of names.
+        var nameSlots = [Int32](repeating: -1, count: 64)
         var attributes: [FeedXMLTree.Attribute] = []
         var declarations: [(prefix: String, uri: String)] = []
         var namespaces: [String] = [""]
@@ -260,7 +266,7 @@ extension FeedXMLTreeBuilder {
             }
             let index = Int32(elements.count)
             elements.append(FeedXMLTree.Element(
-                localName: local, textStart: textCount, namespaceIndex: namespaceIndex,
+                nameIndex: intern(local), textStart: textCount, namespaceIndex: namespaceIndex,
                 contextIndex: contextIndex, attributeStart: attributeStart, declarationStart: declarationStart,
                 line: Int32(clamping: line), qualifiedIndex: qualifiedIndex))
             if let top = stack.indices.last {
@@ -274,6 +280,45 @@ extension FeedXMLTreeBuilder {
             }
             stack.append((index, -1))
             return true
+        }
+
+        /// The FNV-1a hash of a name's UTF-8 bytes.
+        @inline(__always)
+        private static func nameHash(_ name: String) -> Int {
+            FeedText.withBytes(name) { bytes -> Int in
+                var hash: UInt32 = 0x811C_9DC5
+                for byte in bytes { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+                return Int(hash)
+            }
+        }
+
+        /// The index of `name` in `names`, added (and classified) on first use. A document has a few dozen distinct
+        /// names, so an element costs one hash and, for the short names Foundation hands in as small strings, one
+        /// two-word comparison; equality is always checked in full, so a collision costs a probe, never a wrong match.
+        private mutating func intern(_ name: String) -> Int32 {
+            let hash = Self.nameHash(name)
+            var mask = nameSlots.count - 1
+            var slot = hash & mask
+            while true {
+                let index = nameSlots[slot]
+                if index < 0 { break }
+                if names[Int(index)] == name { return index }
+                slot = (slot + 1) & mask
+            }
+            let index = Int32(names.count)
+            names.append(name)
+            nameKinds.append(FeedXMLName(localName: name))
+            nameSlots[slot] = index
+            if names.count * 2 > nameSlots.count {
+                nameSlots = [Int32](repeating: -1, count: nameSlots.count * 2)
+                mask = nameSlots.count - 1
+                for k in names.indices {
+                    var free = Self.nameHash(names[k]) & mask
+                    while nameSlots[free] >= 0 { free = (free + 1) & mask }
+                    nameSlots[free] = Int32(k)
+                }
+            }
+            return index
         }
 
         private mutating func appendAttribute(_ key: String, _ value: String) {
@@ -299,7 +344,7 @@ extension FeedXMLTreeBuilder {
             }
             if depth >= 2, depth <= 3 { completedShallowElements += 1 }
             if depth <= 3 {
-                let name = elements[Int(index)].localName
+                let name = names[Int(elements[Int(index)].nameIndex)]
                 if name == "item" || name == "entry" {
                     completedItems += 1
                     if let maxItems, completedItems >= maxItems {
@@ -365,7 +410,7 @@ extension FeedXMLTreeBuilder {
             for (index, _) in stack { elements[Int(index)].textEnd = textCount }
             text.removeLast(text.count - textCount)
             guard !elements.isEmpty else { return nil }
-            return FeedXMLTree(elements: elements, attributes: attributes, declarations: declarations, namespaces: namespaces,
+            return FeedXMLTree(elements: elements, names: names, nameKinds: nameKinds, attributes: attributes, declarations: declarations, namespaces: namespaces,
                                namespaceKinds: namespaceKinds, qualifiedNames: qualifiedNames, contexts: contexts,
                                bases: bases, languages: languages, text: text)
         }
