@@ -56,6 +56,7 @@ extension FeedXMLMapper {
     }
 
     mutating func mapAtomEntry(_ node: FeedXMLNode, atom: FeedNamespace, into item: inout FeedItem) {
+        reserveCategories(of: node, in: &item)
         for child in node.elements {
             guard child.ns == atom else {
                 switch (child.ns, child.localName) {

@@ -113,6 +113,7 @@ extension FeedXMLMapper {
         var alternate: URL?
         var fallbackSummary: String?
         var fallbackTitle: String?
+        reserveCategories(of: node, in: &item)
         for child in node.elements {
             switch (child.ns, child.name) {
             case (.none, .title), (.rss, .title), (.dc, .title):
