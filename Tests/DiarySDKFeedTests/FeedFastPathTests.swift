@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 @testable import DiarySDK
 import DiarySDKConformance
@@ -84,6 +87,40 @@ struct FeedFastPathTests {
                 #expect(String(decoding: result.bytes, as: UTF8.self) == "<r>\(expected)</r>", "padding \(padding), \(special.debugDescription)")
             }
         }
+    }
+
+    @Test("interned element names read back as written through the name table's growth, and the RSS mapper matches them case-insensitively as before")
+    func internedElementNames() throws {
+        // 3,000 distinct names (the table grows from 64 slots many times) beside names that differ only in case, and
+        // `K` beside the Kelvin sign U+212A, which `==` takes as equal (canonically equivalent) but which are two names.
+        var xml = "<rss version=\"2.0\"><channel><title>T</title><K/><\u{212A}/><K/><x\u{212A}/><xK/><x\u{212A}/>"
+        var written = ["rss", "channel", "title", "K", "\u{212A}", "K", "x\u{212A}", "xK", "x\u{212A}"]
+        for i in 0..<3_000 {
+            xml += "<item><TITLE>Item \(i)</TITLE><PubDate>Tue, 01 Mar 2026 10:00:00 +0000</PubDate><n\(i)x/><Link>https://example.com/\(i)</Link><link>x</link></item>"
+            written += ["item", "TITLE", "PubDate", "n\(i)x", "Link", "link"]
+        }
+        xml += "</channel></rss>"
+        let parser = XMLParser(data: Data(xml.utf8))
+        parser.shouldProcessNamespaces = true
+        parser.shouldReportNamespacePrefixes = true
+        let builder = FeedXMLTreeBuilder(documentURL: nil, maxDepth: 64, maxItems: nil)
+        parser.delegate = builder
+        #expect(parser.parse())
+        parser.delegate = nil
+        let tree = try #require(builder.finish())
+        let read = tree.elements.indices.map { FeedXMLNode(tree: tree, index: $0).localName }
+        #expect(read.map { Array($0.utf8) } == written.map { Array($0.utf8) }, "every name exactly as written")
+        #expect(tree.names.count == 3_000 + 12, "each distinct name once")
+        #expect(Set(tree.names.map { Array($0.utf8) }).count == tree.names.count, "no name twice, byte for byte")
+        #expect(tree.nameKinds == tree.names.map { FeedXMLName(localName: $0) })
+        #expect(FeedXMLName(localName: "PubDate") == .pubdate && FeedXMLName(localName: "TITLE") == .title)
+        #expect(FeedXMLName(localName: "n12x") == .other && FeedXMLName(localName: "item") == .other)
+
+        let feed = try FeedParser().parse(Data(xml.utf8)).feed
+        #expect(feed.items.count == 3_000)
+        #expect(feed.items[2_999].title == "Item 2999")
+        #expect(feed.items[2_999].link == URL(string: "https://example.com/2999"), "the first link element, whatever its case")
+        #expect(feed.items[0].published == Date(timeIntervalSince1970: 1_772_359_200))
     }
 
     @Test("the in-place UTF-8 check accepts and rejects exactly what Foundation's decoder does")

@@ -41,15 +41,47 @@ extension FeedDateParser {
     /// A month from its English name or an abbreviation of at least three letters.
     static func monthNumber(_ word: UnsafeBufferPointer<UInt8>) -> Int? {
         guard word.count >= 3, word.count <= 9 else { return nil }
-        for (index, name) in monthNames.enumerated() where isLowercasedPrefix(word, of: name) {
-            return index + 1
+        // The first three letters tell the twelve names apart: one candidate, then the rest of the word against it.
+        let index: Int
+        switch threeLetterKey(word) {
+        case 0x6A616E: index = 0 // jan
+        case 0x666562: index = 1 // feb
+        case 0x6D6172: index = 2 // mar
+        case 0x617072: index = 3 // apr
+        case 0x6D6179: index = 4 // may
+        case 0x6A756E: index = 5 // jun
+        case 0x6A756C: index = 6 // jul
+        case 0x617567: index = 7 // aug
+        case 0x736570: index = 8 // sep
+        case 0x6F6374: index = 9 // oct
+        case 0x6E6F76: index = 10 // nov
+        case 0x646563: index = 11 // dec
+        default: return nil
         }
-        return nil
+        return isLowercasedPrefix(word, of: monthNames[index]) ? index + 1 : nil
     }
 
     static func isWeekday(_ word: UnsafeBufferPointer<UInt8>) -> Bool {
         guard word.count >= 3, word.count <= 9 else { return false }
-        return weekdayNames.contains { isLowercasedPrefix(word, of: $0) }
+        let index: Int
+        switch threeLetterKey(word) {
+        case 0x6D6F6E: index = 0 // mon
+        case 0x747565: index = 1 // tue
+        case 0x776564: index = 2 // wed
+        case 0x746875: index = 3 // thu
+        case 0x667269: index = 4 // fri
+        case 0x736174: index = 5 // sat
+        case 0x73756E: index = 6 // sun
+        default: return false
+        }
+        return isLowercasedPrefix(word, of: weekdayNames[index])
+    }
+
+    /// The first three bytes of `word` (at least three), ASCII-lowercased, as one number (`"Mar"` → `0x6D6172`).
+    @inline(__always)
+    static func threeLetterKey(_ word: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        @inline(__always) func lower(_ c: UInt8) -> UInt32 { UInt32(c >= 0x41 && c <= 0x5A ? c | 0x20 : c) }
+        return lower(word[0]) << 16 | lower(word[1]) << 8 | lower(word[2])
     }
 
     /// Greek month and weekday abbreviations as feedparser reads them (`Κυρ, 11 Ιούλ 2004 12:00:00 EST`), with the

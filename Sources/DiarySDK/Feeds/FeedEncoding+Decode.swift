@@ -159,8 +159,17 @@ extension FeedEncoding {
         guard let base = bytes.baseAddress else { return true }
         let n = bytes.count
         var i = 0
+        let highs: UInt64 = 0x8080_8080_8080_8080
         while i < n {
-            while i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+            // ASCII 32 bytes at a time (four words or'ed), then 8.
+            while i + 32 <= n {
+                let p = UnsafeRawPointer(base + i)
+                let any = p.loadUnaligned(as: UInt64.self) | p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    | p.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | p.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                if any & highs != 0 { break }
+                i += 32
+            }
+            while i + 8 <= n, UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) & highs == 0 { i += 8 }
             guard i < n else { return true }
             let lead = base[i]
             if lead < 0x80 { i += 1; continue }

@@ -142,15 +142,23 @@ struct FeedMarkupRepair {
         let highs: UInt64 = 0x8080_8080_8080_8080
         while true {
             while i + 8 <= n {
-                let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                // Little-endian order whatever the platform, so that byte k of the word is bits 8k..<8k+8.
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
                 let below20 = (word &- ones &* 0x20) & ~word & highs
                 let amp = word ^ (ones &* 0x26)
                 let lt = word ^ (ones &* 0x3C)
                 let candidates = below20 | ((amp &- ones) & ~amp & highs) | ((lt &- ones) & ~lt & highs)
-                if candidates != 0 { break }
+                if candidates != 0 {
+                    // The lowest flagged byte is a real candidate (a borrow only flags bytes above a real one): go
+                    // straight to it; a tab or line break there is fine, and the scan goes on after it.
+                    let k = i + candidates.trailingZeroBitCount / 8
+                    if needsAttention(base[k]) { return k }
+                    i = k + 1
+                    continue
+                }
                 i += 8
             }
-            // A candidate word (or the tail): look at its bytes one by one; tabs and newlines are fine.
+            // The tail: look at its bytes one by one; tabs and newlines are fine.
             let limit = min(i + 8, n)
             while i < limit {
                 if needsAttention(base[i]) { return i }

@@ -45,9 +45,10 @@ enum FeedText {
     /// `trimmingCharacters(in: .whitespacesAndNewlines)` without the round trip through `NSString` and UTF-16 that
     /// makes Foundation's version cost milliseconds on a long HTML body on Linux.
     static func trim(_ string: String) -> String {
-        // Fast path: an ASCII non-space byte at both ends means there is nothing to trim.
-        let utf8 = string.utf8
-        guard let firstByte = utf8.first, let lastByte = utf8.last else { return string }
+        // Fast path: an ASCII non-space byte at both ends means there is nothing to trim (read in place: the view's
+        // `first` and `last` cost more than the bytes themselves).
+        let ends = withBytes(string) { b -> (first: UInt8, last: UInt8)? in b.isEmpty ? nil : (b[0], b[b.count - 1]) }
+        guard let (firstByte, lastByte) = ends else { return string }
         if firstByte < 0x80, lastByte < 0x80, !isASCIISpace(firstByte), !isASCIISpace(lastByte) { return string }
         let scalars = string.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isWhitespace($0) }) else { return "" }

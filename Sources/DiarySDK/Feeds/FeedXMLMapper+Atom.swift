@@ -46,7 +46,8 @@ extension FeedXMLMapper {
             case "icon":
                 if feed.imageURL == nil { feed.imageURL = url(child.text, child) }
             case "entry":
-                feed.items.append(mapAtomEntry(child, atom: atom))
+                feed.items.append(FeedItem())
+                mapAtomEntry(child, atom: atom, into: &feed.items[feed.items.count - 1])
             default:
                 continue
             }
@@ -54,8 +55,8 @@ extension FeedXMLMapper {
         return feed
     }
 
-    mutating func mapAtomEntry(_ node: FeedXMLNode, atom: FeedNamespace) -> FeedItem {
-        var item = FeedItem()
+    mutating func mapAtomEntry(_ node: FeedXMLNode, atom: FeedNamespace, into item: inout FeedItem) {
+        reserveCategories(of: node, in: &item)
         for child in node.elements {
             guard child.ns == atom else {
                 switch (child.ns, child.localName) {
@@ -118,7 +119,6 @@ extension FeedXMLMapper {
         if item.link == nil, item.links.allSatisfy({ $0.rel != "alternate" }) {
             item.link = item.links.first(where: { $0.rel != "self" && $0.rel != "enclosure" && $0.rel != "replies" })?.href
         }
-        return item
     }
 
     /// An Atom `link` (also used for `atom:link` inside RSS); `nil` without a usable URL.

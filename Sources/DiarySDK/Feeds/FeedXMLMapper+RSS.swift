@@ -10,43 +10,43 @@ extension FeedXMLMapper {
         var itunesAuthor: FeedPerson?
         var fallbackSummary: String?
         for child in channel.elements {
-            switch (child.ns, FeedText.lowercasedName(child.localName)) {
-            case (.none, "title"), (.rss, "title"), (.dc, "title"):
+            switch (child.ns, child.name) {
+            case (.none, .title), (.rss, .title), (.dc, .title):
                 if feed.title == nil { feed.title = FeedText.collapsed(child.text) }
-            case (.none, "link"), (.rss, "link"):
+            case (.none, .link), (.rss, .link):
                 if feed.link == nil, let href = url(child.text, child) {
                     feed.link = href
                     feed.links.append(FeedLink(href: href))
                 }
-            case (.none, "description"), (.rss, "description"), (.dc, "description"):
+            case (.none, .description), (.rss, .description), (.dc, .description):
                 if let summary = FeedText.trimmed(FeedText.content(of: child)) { feed.summary = summary }
-            case (.itunes, "summary"), (.itunes, "subtitle"):
+            case (.itunes, .summary), (.itunes, .subtitle):
                 fallbackSummary = fallbackSummary ?? FeedText.trimmed(child.text)
-            case (.none, "language"), (.rss, "language"), (.dc, "language"):
+            case (.none, .language), (.rss, .language), (.dc, .language):
                 if let language = FeedText.trimmed(child.text) { feed.language = language }
-            case (.none, "lastbuilddate"), (.rss, "lastbuilddate"), (.dc, "date"), (.dcterms, "modified"), (.atom10, "updated"):
+            case (.none, .lastbuilddate), (.rss, .lastbuilddate), (.dc, .date), (.dcterms, .modified), (.atom10, .updated):
                 if feed.updated == nil { feed.updated = date(child) }
-            case (.none, "pubdate"), (.rss, "pubdate"), (.dcterms, "issued"), (.dcterms, "created"):
+            case (.none, .pubdate), (.rss, .pubdate), (.dcterms, .issued), (.dcterms, .created):
                 if feed.published == nil { feed.published = date(child) }
-            case (.none, "managingeditor"), (.rss, "managingeditor"), (.none, "author"), (.rss, "author"), (.dc, "creator"), (.dc, "author"):
+            case (.none, .managingeditor), (.rss, .managingeditor), (.none, .author), (.rss, .author), (.dc, .creator), (.dc, .author):
                 if let person = person(fromRSS: child.text) { feed.authors.append(person) }
-            case (.itunes, "author"):
+            case (.itunes, .author):
                 itunesAuthor = person(fromRSS: child.text)
-            case (.none, "image"), (.rss, "image"):
+            case (.none, .image), (.rss, .image):
                 if feed.imageURL == nil, let imageURL = child.elements.first(where: { Self.isCore($0) && $0.localName == "url" }) {
                     feed.imageURL = url(imageURL.text, imageURL)
                 }
-            case (.itunes, "image"):
+            case (.itunes, .image):
                 if feed.imageURL == nil { feed.imageURL = url(child.attribute("href") ?? child.text, child) }
-            case (.none, "category"), (.rss, "category"), (.dc, "subject"):
+            case (.none, .category), (.rss, .category), (.dc, .subject):
                 if let term = FeedText.collapsed(child.text) {
                     feed.categories.append(FeedCategory(term: term, scheme: child.attribute("domain")))
                 }
-            case (.itunes, "category"):
+            case (.itunes, .category):
                 appendITunesCategories(child, into: &feed.categories)
-            case (.none, "tags"), (.rss, "tags"), (.itunes, "keywords"):
+            case (.none, .tags), (.rss, .tags), (.itunes, .keywords):
                 appendKeywords(child, into: &feed.categories)
-            case (.atom10, "link"):
+            case (.atom10, .link):
                 if let link = atomLink(child) {
                     feed.links.append(link)
                     if link.rel == "self", feed.feedURL == nil { feed.feedURL = link.href }
@@ -71,7 +71,9 @@ extension FeedXMLMapper {
         feed.items.reserveCapacity(itemCount)
         for container in containers {
             for child in container.elements where child.localName == "item" && Self.isCore(child) {
-                feed.items.append(mapRSSItem(child))
+                // Mapped in place: a returned item would be copied into the array and destroyed.
+                feed.items.append(FeedItem())
+                mapRSSItem(child, into: &feed.items[feed.items.count - 1])
             }
         }
         return feed
@@ -105,77 +107,77 @@ extension FeedXMLMapper {
         }
     }
 
-    mutating func mapRSSItem(_ node: FeedXMLNode) -> FeedItem {
-        var item = FeedItem()
+    mutating func mapRSSItem(_ node: FeedXMLNode, into item: inout FeedItem) {
         var guidNode: FeedXMLNode?
         var itunesAuthor: FeedPerson?
         var alternate: URL?
         var fallbackSummary: String?
         var fallbackTitle: String?
+        reserveCategories(of: node, in: &item)
         for child in node.elements {
-            switch (child.ns, FeedText.lowercasedName(child.localName)) {
-            case (.none, "title"), (.rss, "title"), (.dc, "title"):
+            switch (child.ns, child.name) {
+            case (.none, .title), (.rss, .title), (.dc, .title):
                 if item.title == nil { item.title = FeedText.collapsed(FeedText.content(of: child)) }
-            case (.none, "link"), (.rss, "link"):
+            case (.none, .link), (.rss, .link):
                 if item.link == nil, let href = url(child.text, child) {
                     item.link = href
                     item.links.append(FeedLink(href: href))
                 }
-            case (.none, "description"), (.rss, "description"), (.dc, "description"):
+            case (.none, .description), (.rss, .description), (.dc, .description):
                 if item.summary == nil { item.summary = FeedText.trimmed(FeedText.content(of: child)) }
-            case (.itunes, "summary"), (.itunes, "subtitle"):
+            case (.itunes, .summary), (.itunes, .subtitle):
                 if child.localName == "summary" || fallbackSummary == nil { fallbackSummary = FeedText.trimmed(child.text) }
-            case (.media, "title"):
+            case (.media, .title):
                 fallbackTitle = fallbackTitle ?? FeedText.collapsed(child.text)
-            case (.none, "fullitem"), (.rss, "fullitem"):
+            case (.none, .fullitem), (.rss, .fullitem):
                 if item.content == nil {
                     item.content = FeedText.trimmed(FeedText.content(of: child))
                     item.contentType = .html
                 }
-            case (.itunes, "category"):
+            case (.itunes, .category):
                 var categories: [FeedCategory] = []
                 appendITunesCategories(child, into: &categories)
                 item.categoryDetails += categories
                 item.categories += categories.map(\.term)
-            case (.content, "encoded"):
+            case (.content, .encoded):
                 if item.content == nil {
                     item.content = FeedText.trimmed(FeedText.content(of: child))
                     item.contentType = .html
                 }
-            case (.xhtml, "body"), (.xhtml, "div"):
+            case (.xhtml, .body), (.xhtml, .div):
                 if item.content == nil {
                     item.content = FeedText.trimmed(FeedText.innerMarkup(of: child))
                     item.contentType = .xhtml
                 }
-            case (.none, "body"), (.rss, "body"):
+            case (.none, .body), (.rss, .body):
                 // Unnamespaced `<body>` (and `xhtml:body` whose prefix is undeclared): HTML, escaped or as markup.
                 if item.content == nil {
                     item.content = FeedText.trimmed(FeedText.content(of: child))
                     item.contentType = .html
                 }
-            case (.none, "tags"), (.rss, "tags"), (.itunes, "keywords"):
+            case (.none, .tags), (.rss, .tags), (.itunes, .keywords):
                 var keywords: [FeedCategory] = []
                 appendKeywords(child, into: &keywords)
                 item.categoryDetails += keywords
                 item.categories += keywords.map(\.term)
-            case (.none, "guid"), (.rss, "guid"):
+            case (.none, .guid), (.rss, .guid):
                 guidNode = child
-            case (.none, "pubdate"), (.rss, "pubdate"), (.dcterms, "issued"), (.dcterms, "created"), (.atom10, "published"):
+            case (.none, .pubdate), (.rss, .pubdate), (.dcterms, .issued), (.dcterms, .created), (.atom10, .published):
                 if item.published == nil { item.published = date(child) }
-            case (.dc, "date"), (.dcterms, "modified"), (.atom10, "updated"):
+            case (.dc, .date), (.dcterms, .modified), (.atom10, .updated):
                 if item.updated == nil { item.updated = date(child) }
-            case (.none, "author"), (.rss, "author"), (.dc, "creator"), (.dc, "author"):
+            case (.none, .author), (.rss, .author), (.dc, .creator), (.dc, .author):
                 if let person = person(fromRSS: child.text) { item.authors.append(person) }
-            case (.atom10, "author"):
+            case (.atom10, .author):
                 if let person = atomPerson(child) { item.authors.append(person) }
-            case (.itunes, "author"):
+            case (.itunes, .author):
                 itunesAuthor = person(fromRSS: child.text)
-            case (.none, "category"), (.rss, "category"), (.dc, "subject"):
+            case (.none, .category), (.rss, .category), (.dc, .subject):
                 if let term = FeedText.collapsed(child.text) {
                     item.categories.append(term)
                     item.categoryDetails.append(FeedCategory(term: term, scheme: child.attribute("domain")))
                 }
-            case (.none, "enclosure"), (.rss, "enclosure"):
+            case (.none, .enclosure), (.rss, .enclosure):
                 if let href = url(child.attribute("url"), child) {
                     let enclosure = FeedEnclosure(url: href, type: FeedText.trimmed(child.attribute("type")),
                                                   length: int64(child.attribute("length")))
@@ -183,9 +185,9 @@ extension FeedXMLMapper {
                     // Like an Atom `rel="enclosure"` link, in document order among the item's links.
                     item.links.append(FeedLink(href: href, rel: "enclosure", type: enclosure.type, length: enclosure.length))
                 }
-            case (.none, "comments"), (.rss, "comments"):
+            case (.none, .comments), (.rss, .comments):
                 if item.commentsURL == nil { item.commentsURL = url(child.text, child) }
-            case (.atom10, "link"):
+            case (.atom10, .link):
                 if let link = atomLink(child) {
                     item.links.append(link)
                     if link.rel == "alternate", alternate == nil { alternate = link.href }
@@ -193,13 +195,13 @@ extension FeedXMLMapper {
                         item.enclosures.append(FeedEnclosure(url: link.href, type: link.type, length: link.length))
                     }
                 }
-            case (.itunes, "duration"):
+            case (.itunes, .duration):
                 item.itunesDuration = Self.duration(child.text)
-            case (.itunes, "episode"):
+            case (.itunes, .episode):
                 item.itunesEpisode = int(child.text)
-            case (.itunes, "explicit"):
+            case (.itunes, .explicit):
                 item.itunesExplicit = Self.explicitFlag(child.text)
-            case (.itunes, "image"):
+            case (.itunes, .image):
                 item.itunesImageURL = url(child.attribute("href") ?? child.text, child)
             default:
                 continue
@@ -220,6 +222,5 @@ extension FeedXMLMapper {
             item.id = FeedText.trimmed(about)
         }
         if item.link == nil { item.link = alternate }
-        return item
     }
 }

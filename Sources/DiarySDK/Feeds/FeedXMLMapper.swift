@@ -87,9 +87,22 @@ struct FeedXMLMapper {
         return FeedPerson(name: text)
     }
 
+    /// Reserves the item's two category arrays for the children named `category` or `subject` (any namespace or case,
+    /// so at least as many as become categories) when there are several: appended one by one, two categories cost an
+    /// array allocation, a second one and a copy for each array.
+    func reserveCategories(of node: FeedXMLNode, in item: inout FeedItem) {
+        var count = 0
+        for child in node.elements where child.name == .category || child.name == .subject { count += 1 }
+        guard count > 1 else { return }
+        item.categories.reserveCapacity(count)
+        item.categoryDetails.reserveCapacity(count)
+    }
+
     /// Maps Media RSS elements found directly under `node` or inside its `media:group` (and `media:content`) children,
     /// in document order. Iterative, with a stack of the groups being read, so nesting depth cannot exhaust the stack.
     func media(in node: FeedXMLNode, into item: inout FeedItem) {
+        // Most documents use no Media RSS at all: then there is nothing to look for under any item.
+        guard node.tree.hasMedia else { return }
         var levels: [FeedXMLNode.Elements] = [node.elements]
         while !levels.isEmpty {
             guard let child = levels[levels.count - 1].next() else {

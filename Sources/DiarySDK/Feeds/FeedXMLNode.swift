@@ -10,10 +10,12 @@ struct FeedXMLNode {
         _read { yield tree.elements[index] }
     }
 
-    var localName: String { record.localName }
+    var localName: String { tree.names[Int(record.nameIndex)] }
+    /// What the RSS mapper matches the local name as (classified once per distinct name).
+    var name: FeedXMLName { tree.nameKinds[Int(record.nameIndex)] }
     var qualifiedName: String {
         let qualified = record.qualifiedIndex
-        return qualified < 0 ? record.localName : tree.qualifiedNames[Int(qualified)]
+        return qualified < 0 ? localName : tree.qualifiedNames[Int(qualified)]
     }
     var ns: FeedNamespace { tree.namespaceKinds[Int(record.namespaceIndex)] }
     var namespace: String { tree.namespaces[Int(record.namespaceIndex)] }

@@ -8,14 +8,16 @@ import Foundation
 /// Text is appended in document order, so the text of an element and all its descendants is the contiguous range
 /// `textStart..<textEnd` of ``text``; an element's own character data are the gaps between its children's ranges.
 final class FeedXMLTree {
-    /// One element; the root is index 0. 56 bytes: what every element needs inline, the rest in shared tables
-    /// (a large feed has hundreds of thousands of elements, and the records are alive while the feed is mapped).
+    /// One element; the root is index 0. 44 bytes of plain integers (no reference to retain or release when a record
+    /// is copied or freed): what every element needs inline, the rest in shared tables (a large feed has hundreds of
+    /// thousands of elements, and the records are alive while the feed is mapped).
     /// Text offsets are 32-bit: the builder stops a tree whose character data would pass 4 GiB.
     /// An element's attributes and declarations end where the next element's begin (both are appended in document
     /// order as start tags arrive), its namespace's kind is in ``FeedXMLTree/namespaceKinds``, and its qualified name,
     /// when it differs from the local name, in ``FeedXMLTree/qualifiedNames``.
     struct Element {
-        var localName: String
+        /// Index into ``FeedXMLTree/names`` (each distinct local name once).
+        var nameIndex: Int32
         private var textStartOffset: UInt32
         private var textEndOffset: UInt32
         /// Index into ``FeedXMLTree/namespaces`` and ``FeedXMLTree/namespaceKinds``.
@@ -31,9 +33,9 @@ final class FeedXMLTree {
         /// Index into ``FeedXMLTree/qualifiedNames``, or -1 when the qualified name is the local name.
         var qualifiedIndex: Int32
 
-        init(localName: String, textStart: Int, namespaceIndex: Int32, contextIndex: Int32, attributeStart: Int32,
+        init(nameIndex: Int32, textStart: Int, namespaceIndex: Int32, contextIndex: Int32, attributeStart: Int32,
              declarationStart: Int32, line: Int32, qualifiedIndex: Int32) {
-            self.localName = localName
+            self.nameIndex = nameIndex
             self.textStartOffset = UInt32(truncatingIfNeeded: textStart)
             self.textEndOffset = UInt32(truncatingIfNeeded: textStart)
             self.namespaceIndex = namespaceIndex
@@ -66,6 +68,10 @@ final class FeedXMLTree {
     }
 
     let elements: [Element]
+    /// The distinct local names, in order of first use.
+    let names: [String]
+    /// For each name, what the RSS mapper matches it as (its ASCII-lowercased form, classified once per name).
+    let nameKinds: [FeedXMLName]
     let attributes: [Attribute]
     /// Prefix declarations (prefix → URI), referenced by range from the declaring element.
     let declarations: [(prefix: String, uri: String)]
@@ -80,20 +86,26 @@ final class FeedXMLTree {
     /// The UTF-8 character data of the whole document (entities and CDATA already decoded by XMLParser).
     let text: [UInt8]
 
-    init(elements: [Element], attributes: [Attribute], declarations: [(prefix: String, uri: String)], namespaces: [String],
+    init(elements: [Element], names: [String], nameKinds: [FeedXMLName], attributes: [Attribute], declarations: [(prefix: String, uri: String)], namespaces: [String],
          namespaceKinds: [FeedNamespace], qualifiedNames: [String], contexts: [(base: Int32, language: Int32)],
          bases: [URL?], languages: [String?], text: [UInt8]) {
         self.elements = elements
+        self.names = names
+        self.nameKinds = nameKinds
         self.attributes = attributes
         self.declarations = declarations
         self.namespaces = namespaces
         self.namespaceKinds = namespaceKinds
+        self.hasMedia = namespaceKinds.contains(.media)
         self.qualifiedNames = qualifiedNames
         self.contexts = contexts
         self.bases = bases
         self.languages = languages
         self.text = text
     }
+
+    /// Whether any element is in the Media RSS namespace.
+    let hasMedia: Bool
 
     /// The end of element `index`'s attributes: where the next element's begin.
     @inline(__always)

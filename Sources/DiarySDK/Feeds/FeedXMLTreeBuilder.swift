@@ -100,6 +100,14 @@ extension FeedXMLTreeBuilder {
         let maxItems: Int?
 
         var elements: [FeedXMLTree.Element] = []
+        /// The distinct local names and their kinds (``FeedXMLTree/names``).
+        var names: [String] = []
+        var nameKinds: [FeedXMLName] = []
+        /// Each name's UTF-8 length.
+        var nameLengths: [Int32] = []
+        /// An open-addressing table of indices into `names` (-1: empty), keyed by each name's FNV-1a hash; its size is a
+        /// power of two at least twice the number of names.
+        var nameSlots = [Int32](repeating: -1, count: 64)
         var attributes: [FeedXMLTree.Attribute] = []
         var declarations: [(prefix: String, uri: String)] = []
         var namespaces: [String] = [""]
@@ -260,7 +268,7 @@ extension FeedXMLTreeBuilder {
             }
             let index = Int32(elements.count)
             elements.append(FeedXMLTree.Element(
-                localName: local, textStart: textCount, namespaceIndex: namespaceIndex,
+                nameIndex: intern(local), textStart: textCount, namespaceIndex: namespaceIndex,
                 contextIndex: contextIndex, attributeStart: attributeStart, declarationStart: declarationStart,
                 line: Int32(clamping: line), qualifiedIndex: qualifiedIndex))
             if let top = stack.indices.last {
@@ -274,6 +282,63 @@ extension FeedXMLTreeBuilder {
             }
             stack.append((index, -1))
             return true
+        }
+
+        /// The FNV-1a hash of a name's UTF-8 bytes, their count, and whether they are all ASCII.
+        @inline(__always)
+        private static func nameHash(_ name: String) -> (hash: Int, count: Int32, ascii: Bool) {
+            FeedText.withBytes(name) { bytes in
+                var hash: UInt32 = 0x811C_9DC5
+                var all: UInt8 = 0
+                for byte in bytes {
+                    hash = (hash ^ UInt32(byte)) &* 0x0100_0193
+                    all |= byte
+                }
+                return (Int(hash), Int32(truncatingIfNeeded: bytes.count), all < 0x80)
+            }
+        }
+
+        /// Whether a stored name is the same bytes as `name` (`count` bytes, `ascii` when all are ASCII). Names are
+        /// kept exactly as written, but `==` also joins canonically equivalent spellings (`K` and the Kelvin sign
+        /// U+212A): equal lengths and `==` mean equal bytes when `name` is ASCII (a non-ASCII string equivalent to an
+        /// ASCII one is longer), and other names are compared byte by byte.
+        @inline(__always)
+        private func isName(_ index: Int, _ name: String, count: Int32, ascii: Bool) -> Bool {
+            guard nameLengths[index] == count, names[index] == name else { return false }
+            if ascii { return true }
+            return FeedText.withBytes(names[index]) { a in
+                FeedText.withBytes(name) { b in memcmp(a.baseAddress!, b.baseAddress!, Int(count)) == 0 }
+            }
+        }
+
+        /// The index of `name` in `names`, added (and classified) on first use. A document has a few dozen distinct
+        /// names, so an element costs one hash and, for the short names Foundation hands in as small strings, one
+        /// two-word comparison; equality is always checked in full, so a collision costs a probe, never a wrong match.
+        private mutating func intern(_ name: String) -> Int32 {
+            let (hash, count, ascii) = Self.nameHash(name)
+            var mask = nameSlots.count - 1
+            var slot = hash & mask
+            while true {
+                let index = nameSlots[slot]
+                if index < 0 { break }
+                if isName(Int(index), name, count: count, ascii: ascii) { return index }
+                slot = (slot + 1) & mask
+            }
+            let index = Int32(names.count)
+            names.append(name)
+            nameKinds.append(FeedXMLName(localName: name))
+            nameLengths.append(count)
+            nameSlots[slot] = index
+            if names.count * 2 > nameSlots.count {
+                nameSlots = [Int32](repeating: -1, count: nameSlots.count * 2)
+                mask = nameSlots.count - 1
+                for k in names.indices {
+                    var free = Self.nameHash(names[k]).hash & mask
+                    while nameSlots[free] >= 0 { free = (free + 1) & mask }
+                    nameSlots[free] = Int32(k)
+                }
+            }
+            return index
         }
 
         private mutating func appendAttribute(_ key: String, _ value: String) {
@@ -299,7 +364,7 @@ extension FeedXMLTreeBuilder {
             }
             if depth >= 2, depth <= 3 { completedShallowElements += 1 }
             if depth <= 3 {
-                let name = elements[Int(index)].localName
+                let name = names[Int(elements[Int(index)].nameIndex)]
                 if name == "item" || name == "entry" {
                     completedItems += 1
                     if let maxItems, completedItems >= maxItems {
@@ -365,7 +430,7 @@ extension FeedXMLTreeBuilder {
             for (index, _) in stack { elements[Int(index)].textEnd = textCount }
             text.removeLast(text.count - textCount)
             guard !elements.isEmpty else { return nil }
-            return FeedXMLTree(elements: elements, attributes: attributes, declarations: declarations, namespaces: namespaces,
+            return FeedXMLTree(elements: elements, names: names, nameKinds: nameKinds, attributes: attributes, declarations: declarations, namespaces: namespaces,
                                namespaceKinds: namespaceKinds, qualifiedNames: qualifiedNames, contexts: contexts,
                                bases: bases, languages: languages, text: text)
         }
