@@ -1,10 +1,6 @@
 @_spi(Storage) import DiarySDK
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension FileDiaryStore {
     /// A compaction: the state as of the switch to journal generation `generation`, to be written as snapshot
     /// `generation`.
@@ -121,36 +117,6 @@ extension FileDiaryStore {
             ?? DiaryError(.unavailable, "the store at \(directory) could not be compacted", underlying: error)
     }
 
-    /// Runs `work` (a compaction) on a thread of its own whose scheduling priority is lowered, and waits for it.
-    ///
-    /// On two cores a compaction (encoding the snapshot, then writing it) competes for a core with the writes that go
-    /// on meanwhile, and those wait for the core as long as the scheduler gives the compaction: a durable write
-    /// landing during a compaction at 1,000 entries had a p99 1.7 times that of one between compactions. On Linux the
-    /// compaction queue's quality of service sets no thread priority, so the work runs on a new thread whose nice
-    /// value is raised by ``compactionNiceness`` (Linux keeps a nice value per thread; it cannot be lowered again
-    /// without privileges, hence a thread of its own rather than a pooled one), which lets a write's thread run first
-    /// whenever both are ready. Elsewhere the queue's `.utility` quality of service does this, and the work runs in
-    /// place.
-    static func atLowPriority<T>(_ work: @escaping @Sendable () -> T) -> T {
-        #if canImport(Glibc)
-            let outcome = LowPriorityOutcome<T>()
-            let thread = Thread {
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, compactionNiceness)
-                outcome.value = work()
-                outcome.done.signal()
-            }
-            thread.name = "DiarySDKFileStore.compaction"
-            thread.start()
-            outcome.done.wait()
-            return outcome.value!
-        #else
-            return work()
-        #endif
-    }
-
-    /// How much lower than the writers' a compaction thread's priority is, as a nice increment (0–19).
-    static let compactionNiceness: Int32 = 10
-
     /// The size of the pieces a snapshot is written and flushed in (256 KiB).
     ///
     /// A flush waits for the device to make durable what was written before it, whatever the file: written in one
@@ -186,7 +152,7 @@ extension FileDiaryStore {
                 try await waitForCompaction()
                 continue
             }
-            let failure = try await run(on: compactionQueue) { Self.atLowPriority { self.compact(compaction) } }
+            let failure = try await run(on: compactionQueue) { self.compact(compaction) }
             if let failure {
                 throw (failure as? FileIOError)?.diaryError
                     ?? DiaryError(.unavailable, "the store at \(directory) could not be compacted", underlying: failure)
@@ -194,11 +160,4 @@ extension FileDiaryStore {
             if !compaction.isRetry { return }
         }
     }
-}
-
-/// What a compaction thread hands back to the queue job that waits for it: written by the thread before it signals
-/// `done`, read by the waiter after.
-private final class LowPriorityOutcome<T>: @unchecked Sendable {
-    var value: T?
-    let done = DispatchSemaphore(value: 0)
 }

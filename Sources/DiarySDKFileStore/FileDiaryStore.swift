@@ -184,7 +184,7 @@ final class FileDiaryStore: DiaryStorage {
         changeLog.append(outcome.mutations)
         // Enqueued before ``writers`` is released, so whoever then waits on the compaction queue (``compactNow()``,
         // ``close()``, both of which queue on ``writers`` first) finds the compaction already queued.
-        if let compaction { compactionQueue.async { _ = Self.atLowPriority { self.compact(compaction) } } }
+        if let compaction { compactionQueue.async { _ = self.compact(compaction) } }
         for id in outcome.removedBlobs { try? io.removeFile(attachmentPath(id)) }
         return result
     }
