@@ -158,7 +158,8 @@ extension ConformanceSuite {
             let entryChanges = resumed.changes.filter { $0.id == entry.id.rawValue }
             try expect(!entryChanges.isEmpty, "alice could see the entry once: its changes arrive, as ids")
             try expect(entryChanges.allSatisfy { $0.value == nil }, "no value of an entry alice may no longer see: \(entryChanges)")
-            try expect(!"\(resumed.events)".contains("555"), "the old text never arrives")
+            // Probed by words, not by the digits: "555" also turns up in random ids and positions.
+            try expect(!"\(resumed.events)".contains("call me"), "the old text never arrives")
         },
         ConformanceCheck("changes", "aMemberWhoLeavesABookLearnsItChangedButNotWhatItHolds") { context in
             let alice = try await context.user("alice")

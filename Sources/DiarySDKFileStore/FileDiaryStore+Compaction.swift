@@ -80,7 +80,9 @@ extension FileDiaryStore {
         do {
             let data = try SnapshotFormat.encode(
                 compaction.database.allRecords, generation: compaction.generation, sequence: compaction.sequence)
-            try io.writeAtomically(data, to: directory + "/" + StoreFiles.snapshotName(compaction.generation))
+            try io.writeAtomically(
+                data, to: directory + "/" + StoreFiles.snapshotName(compaction.generation),
+                flushingEvery: Self.snapshotChunk)
             written = data.count
             let names = try io.listDirectory(directory)
             try Self.removeGenerations(below: compaction.generation, in: directory, names: names, io: io)
@@ -114,6 +116,14 @@ extension FileDiaryStore {
             (error as? FileIOError)?.diaryError ?? (error as? DiaryError)
             ?? DiaryError(.unavailable, "the store at \(directory) could not be compacted", underlying: error)
     }
+
+    /// The size of the pieces a snapshot is written and flushed in (256 KiB).
+    ///
+    /// A flush waits for the device to make durable what was written before it, whatever the file: written in one
+    /// piece and flushed at the end, a snapshot (about 600 KB at 1,000 entries, 60 MB at 100,000) lands all at once
+    /// in front of the flush of the next journal append, which then waits for all of it. In pieces, a write during
+    /// a compaction waits for one piece at most.
+    static let snapshotChunk = 256 * 1024
 
     /// Waits for a background compaction in progress, if any.
     func waitForCompaction() async throws {

@@ -50,12 +50,25 @@ struct FileIOError: Error, Sendable, CustomStringConvertible {
 
 extension FileIO {
     /// Writes a whole file durably: a temporary file, `fsync`, rename over the target, `fsync` of the directory.
-    func writeAtomically(_ data: Data, to path: String) throws {
+    /// - Parameter chunk: When set, the data goes out in pieces of this many bytes, each flushed before the next is
+    ///   written, so that another file's flush meanwhile (a journal append's) waits for one piece at most, not for
+    ///   the whole file (see ``FileDiaryStore/snapshotChunk``).
+    func writeAtomically(_ data: Data, to path: String, flushingEvery chunk: Int? = nil) throws {
         let temporary = path + ".tmp"
         let descriptor = try openFile(temporary, create: true)
         do {
             try truncate(descriptor, to: 0, path: temporary)
-            try data.withUnsafeBytes { try write(descriptor, $0, at: 0, path: temporary) }
+            try data.withUnsafeBytes { bytes in
+                let step = max(1, chunk ?? bytes.count)
+                var offset = 0
+                repeat {
+                    let end = min(bytes.count, offset + step)
+                    let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<end])
+                    try write(descriptor, piece, at: offset, path: temporary)
+                    offset = end
+                    if offset < bytes.count { try sync(descriptor, path: temporary) }
+                } while offset < bytes.count
+            }
             try sync(descriptor, path: temporary)
             close(descriptor)
         } catch {

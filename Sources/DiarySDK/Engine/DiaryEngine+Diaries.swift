@@ -162,7 +162,7 @@ extension DiaryEngine: DiaryRepository {
             // The mood of a day is that of its latest entry with one; among entries written at the same instant, the
             // one with the greatest id, so the answer does not depend on the order the store hands rows over.
             var moodTimes = [(Date, UUID)?](repeating: nil, count: 31)
-            func count(_ diary: Diary) {
+            func count(_ diary: DiaryCalendarFields) {
                 let slot = diary.day.day - 1
                 var day = days[slot] ?? .init(date: diary.day, mood: nil, entryCount: 0, postCount: 0)
                 day.entryCount += 1
@@ -172,19 +172,23 @@ extension DiaryEngine: DiaryRepository {
                 }
                 days[slot] = day
             }
-            // Each entry straight from the store, without an array of the month's entries (making it would cost
-            // several times the rest of the loop); only those whose visibility needs a read are kept for later.
-            var undecided: [Diary] = []
-            try await db.forEachRow(StorageSchema.diariesByAuthorMonth, equalTo: key) { diary in
+            // Only the fields the calendar needs of each entry, straight from the store, without an array of the
+            // month's entries or a copy of each (with its text and tags, that cost several times the rest of the
+            // loop); the entries whose visibility needs a read are read whole afterwards.
+            var undecided: [Diary.ID] = []
+            try await db.forEachRow(StorageSchema.diariesByAuthorMonth, equalTo: key, reading: StorageSchema.diaryCalendar) {
+                diary in
                 guard !diary.isHidden && diary.deletedAt == nil else { return }
                 switch AccessPolicy.canSeeWithoutReading(diary, viewer: viewer) {
                 case true?: count(diary)
                 case false?: break
-                case nil: undecided.append(diary)
+                case nil: undecided.append(diary.id)
                 }
             }
-            for diary in undecided where try await Self.countsForCalendar(diary, viewer: viewer, in: db) {
-                count(diary)
+            for id in undecided {
+                guard let diary = try await db.diary(id), try await Self.countsForCalendar(diary, viewer: viewer, in: db)
+                else { continue }
+                count(DiaryCalendarFields(diary))
             }
             for post in try await db.rows(StorageSchema.postsByAuthorMonth, equalTo: key) {
                 guard Self.countsForCalendar(post, viewer: viewer) else { continue }
@@ -206,16 +210,19 @@ extension DiaryEngine: DiaryRepository {
                 throw DiaryError.notFound("user \(owner)")
             }
             var days: [LocalDate] = []
-            var undecided: [Diary] = []
-            try await db.forEachRow(StorageSchema.diariesByAuthor, equalTo: owner) { diary in
+            var undecided: [Diary.ID] = []
+            try await db.forEachRow(StorageSchema.diariesByAuthor, equalTo: owner, reading: StorageSchema.diaryCalendar) {
+                diary in
                 guard !diary.isHidden && diary.deletedAt == nil else { return }
                 switch AccessPolicy.canSeeWithoutReading(diary, viewer: viewer) {
                 case true?: days.append(diary.day)
                 case false?: break
-                case nil: undecided.append(diary)
+                case nil: undecided.append(diary.id)
                 }
             }
-            for diary in undecided where try await Self.countsForCalendar(diary, viewer: viewer, in: db) {
+            for id in undecided {
+                guard let diary = try await db.diary(id), try await Self.countsForCalendar(diary, viewer: viewer, in: db)
+                else { continue }
                 days.append(diary.day)
             }
             for post in try await db.rows(StorageSchema.postsByAuthor, equalTo: owner) {
@@ -231,7 +238,7 @@ extension DiaryEngine: DiaryRepository {
     /// Whether an entry counts on a calendar or streak `viewer` sees: not hidden, not deleted, and visible to them.
     /// Whether an entry was written after the one marked by `mark` (its time and id); at the same instant, whether
     /// its id sorts after (compared as text only then, which is rare).
-    private static func isLater(_ diary: Diary, than mark: (Date, UUID)?) -> Bool {
+    private static func isLater(_ diary: DiaryCalendarFields, than mark: (Date, UUID)?) -> Bool {
         guard let mark else { return true }
         if diary.createdAt != mark.0 { return diary.createdAt > mark.0 }
         return diary.id.rawValue.uuidString > mark.1.uuidString

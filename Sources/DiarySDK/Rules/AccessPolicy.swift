@@ -54,6 +54,11 @@ package enum AccessPolicy {
     /// book's deleted-entry trace). For loops over many entries (a month's calendar), which then read only for
     /// those.
     package static func canSeeWithoutReading(_ diary: Diary, viewer: Viewer) -> Bool? {
+        canSeeWithoutReading(DiaryCalendarFields(diary), viewer: viewer)
+    }
+
+    /// ``canSeeWithoutReading(_:viewer:)`` on the fields of an entry a calendar reads, which hold all it decides on.
+    package static func canSeeWithoutReading(_ diary: DiaryCalendarFields, viewer: Viewer) -> Bool? {
         if diary.deletedAt != nil { return diary.bookID == nil ? false : nil }
         if diary.authorID == viewer.id { return true }
         if diary.isHidden { return false }

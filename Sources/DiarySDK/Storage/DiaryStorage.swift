@@ -92,6 +92,17 @@ public protocol StorageReader: Sendable {
         _ index: StorageIndex<Row, Value>, equalTo value: Value, _ body: (Row) throws -> Void
     ) async throws
 
+    /// Calls `body` with a projection's fields of each row whose index value equals `value`, in no particular order:
+    /// for a read that keeps the same few fields of many rows (a month calendar, a streak).
+    ///
+    /// A SQL store selects only the projection's columns (``StorageProjection/name`` says which), from a covering
+    /// index; the stores in memory read the fields from each stored record without copying the row. The default calls
+    /// `body` with the fields of each row of ``forEachRow(_:equalTo:_:)``.
+    func forEachRow<Row: Sendable, Value: Hashable & Sendable, Fields: Sendable>(
+        _ index: StorageIndex<Row, Value>, equalTo value: Value, reading projection: StorageProjection<Row, Fields>,
+        _ body: (Fields) throws -> Void
+    ) async throws
+
     /// How many rows with the index value `value` pass `filter` (which names users the index's ``StorageIndex/author``
     /// wrote).
     func count<Row: Sendable, Value: Hashable & Sendable>(
@@ -174,6 +185,16 @@ extension StorageReader {
         _ index: StorageIndex<Row, Value>, equalTo value: Value, _ body: (Row) throws -> Void
     ) async throws {
         for row in try await rows(index, equalTo: value) { try body(row) }
+    }
+
+    /// Calls `body` with the fields of each row of ``forEachRow(_:equalTo:_:)``.
+    public func forEachRow<Row: Sendable, Value: Hashable & Sendable, Fields: Sendable>(
+        _ index: StorageIndex<Row, Value>, equalTo value: Value, reading projection: StorageProjection<Row, Fields>,
+        _ body: (Fields) throws -> Void
+    ) async throws {
+        try await forEachRow(index, equalTo: value) { row in
+            if let fields = projection.fields(of: row) { try body(fields) }
+        }
     }
 
     /// Asks ``rows(_:equalTo:)`` for each value, keeping a row filed under several of them once.

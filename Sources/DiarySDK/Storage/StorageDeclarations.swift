@@ -60,6 +60,35 @@ public struct StorageIndex<Row: Sendable, Value: Hashable & Sendable>: Sendable 
     }
 }
 
+/// A few fields of a table's rows, read without the rest of each row: for a read that keeps those fields of many
+/// rows (a month calendar keeps the day, the mood and what decides who may see each entry).
+///
+/// A SQL store answers ``StorageReader/forEachRow(_:equalTo:reading:_:)`` with it by selecting only those columns,
+/// from a covering index where it has one; the stores in memory read them straight from each stored record, without
+/// copying the row's text and arrays (at 100,000 entries, touching those was most of a calendar's cost).
+@_spi(Storage)
+public struct StorageProjection<Row: Sendable, Fields: Sendable>: Sendable {
+    /// A stable name (`"diaries.calendar"`): what a SQL store switches on.
+    public let name: String
+    /// The table.
+    public let table: StorageTable<Row>
+    /// The fields of a record of the table's kind; `nil` for a record of another kind. Written as a pattern match
+    /// that reads the fields from the matched row, so the row itself is never copied out of the record.
+    public let fields: @Sendable (StoreRecord) -> Fields?
+
+    /// Declares a projection.
+    public init(_ name: String, on table: StorageTable<Row>, fields: @escaping @Sendable (StoreRecord) -> Fields?) {
+        self.name = name
+        self.table = table
+        self.fields = fields
+    }
+
+    /// The fields of a row.
+    public func fields(of row: Row) -> Fields? {
+        fields(table.wrap(row))
+    }
+}
+
 /// An ordered listing over a table: each row sits in one or more partitions (an author's entries, the entries with
 /// a tag) at a ``SortKey``, and is read a page at a time.
 ///

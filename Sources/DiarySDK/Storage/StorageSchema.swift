@@ -241,6 +241,15 @@ public enum StorageSchema {
         [ListingEntry($0.userID, SortKey($0.createdAt, $0.postID.rawValue))]
     }
 
+    // MARK: Projections
+
+    /// What a month calendar and a streak read of each entry: its day, mood and creation, and what decides who may
+    /// see it (``DiaryCalendarFields``). SQL: `SELECT id, day, mood, createdAt, visibility, bookID, isHidden,
+    /// deletedAt` from a covering index on `(authorID, day)`.
+    public static let diaryCalendar = StorageProjection<Diary, DiaryCalendarFields>("diaries.calendar", on: diaries) {
+        if case .diary(let row) = $0 { DiaryCalendarFields(row) } else { nil }
+    }
+
     /// Every index, for stores that derive theirs from the declarations.
     public static let allIndices: [any StorageIndexDeclaration] = [
         usersByNickname, credentialsByEmail, credentialsByExternalIdentity, sessionsByUser, devicesByUser,
@@ -315,4 +324,42 @@ extension StorageIndex: StorageIndexDeclaration {
 extension StorageListing: StorageListingDeclaration {
     /// The table it lists.
     public var kind: RecordKind { table.kind }
+}
+
+/// The fields of an entry that a month calendar and a streak read (``StorageSchema/diaryCalendar``): none of its
+/// text, tags or images.
+@_spi(Storage)
+public struct DiaryCalendarFields: Hashable, Sendable {
+    /// The entry.
+    public var id: Diary.ID
+    /// Its author.
+    public var authorID: User.ID
+    /// Its book, for an entry shared with one.
+    public var bookID: DiaryBook.ID?
+    /// The day it belongs to.
+    public var day: LocalDate
+    /// Its mood, if any.
+    public var mood: Mood?
+    /// When it was written.
+    public var createdAt: Date
+    /// Who may read it.
+    public var visibility: Diary.Visibility
+    /// Whether moderation hid it.
+    public var isHidden: Bool
+    /// When it was deleted, for an entry in the trash.
+    public var deletedAt: Date?
+
+    /// The fields of an entry.
+    @inline(__always)
+    public init(_ diary: Diary) {
+        id = diary.id
+        authorID = diary.authorID
+        bookID = diary.bookID
+        day = diary.day
+        mood = diary.mood
+        createdAt = diary.createdAt
+        visibility = diary.visibility
+        isHidden = diary.isHidden
+        deletedAt = diary.deletedAt
+    }
 }

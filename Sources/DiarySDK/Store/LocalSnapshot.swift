@@ -30,6 +30,13 @@ package struct LocalSnapshot: StorageReader {
         try database.forEachRow(index, equalTo: value, body)
     }
 
+    package func forEachRow<Row: Sendable, Value: Hashable & Sendable, Fields: Sendable>(
+        _ index: StorageIndex<Row, Value>, equalTo value: Value, reading projection: StorageProjection<Row, Fields>,
+        _ body: (Fields) throws -> Void
+    ) async throws {
+        try database.forEachRow(index, equalTo: value, reading: projection, body)
+    }
+
     package func count<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalTo value: Value, where filter: RowFilter
     ) async throws -> Int {

@@ -55,8 +55,22 @@ public struct RandomIDGenerator: IDGenerator {
     /// Creates the generator.
     public init() {}
 
-    /// A random UUID.
-    public func next() -> UUID { UUID() }
+    /// A random UUID: 122 bits from `SystemRandomNumberGenerator` (the system's cryptographically secure source:
+    /// `getrandom` on Linux, `arc4random_buf` on Apple platforms), with the version and variant bits of RFC 9562.
+    ///
+    /// Not `UUID()`: on Linux, Foundation opens, reads and closes `/dev/urandom` for each one, three system calls
+    /// that cost about 30 µs on a loaded two-core machine, a tenth of a durable write.
+    public func next() -> UUID {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { buffer in
+            buffer.storeBytes(of: generator.next() as UInt64, toByteOffset: 0, as: UInt64.self)
+            buffer.storeBytes(of: generator.next() as UInt64, toByteOffset: 8, as: UInt64.self)
+        }
+        bytes.6 = (bytes.6 & 0x0F) | 0x40  // version 4
+        bytes.8 = (bytes.8 & 0x3F) | 0x80  // variant 10
+        return UUID(uuid: bytes)
+    }
 }
 
 /// Predictable UUIDs `00000000-0000-0000-0000-000000000001`, `…0002`, … for tests and fixtures.
