@@ -23,6 +23,7 @@ struct HTTPChangeFeed: ChangeFeed {
         let (stream, continuation) = AsyncStream<ChangeEvent>.makeStream(bufferingPolicy: .unbounded)
         let client = self.client
         let task = Task {
+            let decoder = JSONDecoder.diary()
             var failures = 0
             var refusedInARow = 0
             var owner: User.ID?
@@ -44,7 +45,7 @@ struct HTTPChangeFeed: ChangeFeed {
                 do {
                     for try await chunk in client.transport.stream(request) {
                         for event in parser.feed(chunk) {
-                            guard let decoded = Self.decode(event) else { continue }
+                            guard let decoded = Self.decode(event, with: decoder) else { continue }
                             switch decoded {
                             case .opened(let head):
                                 // A reconnect opens again after `last`: the caller saw the stream open once.
@@ -110,19 +111,19 @@ struct HTTPChangeFeed: ChangeFeed {
     }
 
     /// A server-sent event as a change event; `nil` for an event of another name, or one that does not decode (a
-    /// newer server's event this client does not know).
-    static func decode(_ event: ServerSentEventParser.Event) -> ChangeEvent? {
+    /// newer server's event this client does not know). A stream decodes every event with one `decoder`.
+    static func decode(_ event: ServerSentEventParser.Event, with decoder: JSONDecoder = .diary()) -> ChangeEvent? {
         struct PositionBody: Decodable {
             var position: ChangePosition
         }
         let data = Data(event.data.utf8)
         switch event.name {
         case "change":
-            return (try? JSONDecoder.diary().decode(DiaryChange.self, from: data)).map(ChangeEvent.changed)
+            return (try? decoder.decode(DiaryChange.self, from: data)).map(ChangeEvent.changed)
         case "open":
-            return (try? JSONDecoder.diary().decode(PositionBody.self, from: data)).map { .opened($0.position) }
+            return (try? decoder.decode(PositionBody.self, from: data)).map { .opened($0.position) }
         case "reload":
-            return (try? JSONDecoder.diary().decode(PositionBody.self, from: data)).map { .reloadRequired($0.position) }
+            return (try? decoder.decode(PositionBody.self, from: data)).map { .reloadRequired($0.position) }
         default:
             return nil
         }

@@ -129,6 +129,80 @@ struct ChangeResumeTests {
         #expect(Set(positions).count == positions.count, "two changes share a position")
     }
 
+    @Test(.timeLimit(.minutes(5)))
+    func aClientABacklogBehindIsCutOffAndResumesFromTheChangeLogWithoutLosingAnEvent() async throws {
+        // A client that stops reading its stream: once the server holds 4,096 events it cannot send, it ends the
+        // response after those (its memory per stream stays bounded), and the client's resume from the last event it
+        // received is replayed the rest from the change log: every post once, in order.
+        let server = try await ReferenceServer.start(extraArguments: ["--auth-rate-limit", "0", "--change-log-rows", "1000"])
+        defer { server.stop() }
+        let fixture = try await ServerFixture.make(nickname: "importer", on: server)
+        let token = try #require(try await fixture.store.load()?.accessToken)
+        let port = try #require(server.baseURL.port)
+        let world = fixture.control.world ?? ""
+        // Reads give up after 10 s without a byte: sooner than the stream's 15 s keep-alive, so a stream the server
+        // never ends is told apart from one it ended.
+        let slow = try RawHTTPConnection(port: port, timeout: 10, receiveBuffer: 4096)
+        let head = try await offPool {
+            slow.send("GET /v1/changes?filter=feed HTTP/1.1\r\nHost: x\r\nX-Diary-World: \(world)\r\nAuthorization: Bearer \(token)\r\n\r\n")
+            return try slow.readHead()
+        }
+        #expect(head.status == 200)
+
+        // 8,000 posts of 4 KB in 80 transactions of 100 (a blog's import batches), while the client reads nothing:
+        // more than the kernel's socket buffers hold (a few MB on loopback) and then 4,096 events more.
+        let blog = try await fixture.sdk.blogs.register(
+            .init(title: "B", siteURL: URL(string: "https://b.example")!, feedURL: URL(string: "https://b.example/rss")!))
+        let path = "/v1/blogs/\(blog.id.description)/items/batch"
+        let (batches, perBatch) = (80, 100)  // 100: the most items one import batch takes
+        let filler = String(repeating: "b", count: 4000)
+        for batch in 0..<batches {
+            let items = (0..<perBatch).map { item in
+                #"{"guid":"g\#(batch)-\#(item)","title":"T\#(batch)-\#(item)","body":"\#(filler)","tags":[],"publishedAt":"2026-03-01T00:00:00Z"}"#
+            }
+            let reply = try await fixture.control.send(
+                "POST", path, body: Data(#"{"items":[\#(items.joined(separator: ","))]}"#.utf8), token: token)
+            try #require(reply.status == 200, "import batch \(batch) answered \(reply.status): \(reply.text)")
+        }
+        let total = batches * perBatch
+        // The server reads the transactions into the stream meanwhile; give it the time to fill the backlog.
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+
+        let (body, ended) = try await offPool { slow.readChunkedBodyToItsEnd() }
+        #expect(ended, "the server never ended the stream of a client that fell behind")
+        var parser = ServerSentEventParser()
+        let first = parser.feed(body).compactMap { HTTPChangeFeed.decode($0) }
+        let before = first.compactMap { event -> UUID? in
+            guard let change = event.change, change.entity == .post, change.kind == .inserted else { return nil }
+            return change.id
+        }
+        #expect(before.count >= 4096, "the server cut the client off before it was a backlog behind (\(before.count))")
+        #expect(before.count < total, "the client was never behind: it received all \(total) posts on one connection")
+        let resumeAfter = try #require(first.last?.position)
+
+        let resumed = EventLog(fixture.sdk.changes.changes(.feed, after: resumeAfter))
+        defer { resumed.stop() }
+        _ = try await resumed.wait(seconds: 120) { before.count + $0.insertedPosts.count >= total }
+        try await Task.sleep(nanoseconds: 300_000_000)
+        let all = before + resumed.insertedPosts
+        #expect(all.count == total, "\(all.count) posts arrived, not \(total)")
+        #expect(Set(all).count == all.count, "a post arrived twice")
+        #expect(resumed.reloads == 0, "the resume asked for a reload although the change log reaches back")
+        let titles = Self.insertedTitles(first) + Self.insertedTitles(resumed.events)
+        let expected = (0..<batches).flatMap { batch in (0..<perBatch).map { "T\(batch)-\($0)" } }
+        #expect(titles == expected, "the posts did not arrive in the order they were written")
+    }
+
+    /// The titles of the inserted posts the events carry, in order.
+    private static func insertedTitles(_ events: [ChangeEvent]) -> [String] {
+        events.compactMap { event in
+            guard let change = event.change, change.entity == .post, change.kind == .inserted,
+                case .post(let post)? = change.value
+            else { return nil }
+            return post.title
+        }
+    }
+
     @Test(.timeLimit(.minutes(3)))
     func aFileStoreServerRestartAsksTheStreamToReloadAndThenCarriesOn() async throws {
         // The file store keeps its change log in memory: after a restart a position from before is not one its new

@@ -20,8 +20,9 @@ final class RawHTTPConnection: @unchecked Sendable {
     private let descriptor: Int32
     private var buffered = Data()
 
-    /// Connects to 127.0.0.1:`port`; every read gives up after `timeout` seconds.
-    init(port: Int, timeout: TimeInterval = 10) throws {
+    /// Connects to 127.0.0.1:`port`; every read gives up after `timeout` seconds. With `receiveBuffer`, the socket's
+    /// receive buffer is that many bytes, so a client that stops reading holds the server back sooner.
+    init(port: Int, timeout: TimeInterval = 10, receiveBuffer: Int? = nil) throws {
         #if canImport(Glibc)
         let stream = Int32(SOCK_STREAM.rawValue)
         #else
@@ -32,6 +33,9 @@ final class RawHTTPConnection: @unchecked Sendable {
         var limit = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -121,6 +125,21 @@ final class RawHTTPConnection: @unchecked Sendable {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         return Response(status: status, headers: headers, body: Data())
+    }
+
+    /// Reads the rest of a chunked response body, up to its last chunk.
+    /// - Returns: The body, and whether the server ended it (its last chunk came; not a timeout or a dropped
+    ///   connection).
+    func readChunkedBodyToItsEnd() -> (body: Data, ended: Bool) {
+        let last = Data("0\r\n\r\n".utf8)
+        var searched = 0
+        while true {
+            if let end = buffered.range(of: last, in: max(0, searched - last.count)..<buffered.count) {
+                return (Self.dechunk(buffered[..<end.upperBound]), true)
+            }
+            searched = buffered.count
+            guard fill() else { return (Self.dechunk(buffered), false) }
+        }
     }
 
     /// Whether the server closed the connection (a read returns end-of-file at once).

@@ -12,9 +12,9 @@ struct ServerFixture {
 
     static func make(
         retry: RetryPolicy = RetryPolicy(maximumAttempts: 4, baseDelay: 0.05), timeout: TimeInterval = 30,
-        leeway: TimeInterval = 10, nickname: String = "alice"
+        leeway: TimeInterval = 10, nickname: String = "alice", on server: ReferenceServer? = nil
     ) async throws -> ServerFixture {
-        let base = try await ReferenceServer.shared()
+        let base = if let server { server } else { try await ReferenceServer.shared() }
         let control = try await TestClient(baseURL: base.baseURL).newWorld()
         let store = InMemorySessionStore()
         let headers = ["X-Diary-World": control.world ?? ""]

@@ -120,7 +120,7 @@ extension DiaryEngine: ChangeFeed {
         var change: DiaryChange
     }
 
-    fileprivate enum VisibleChanges: Sendable {
+    enum VisibleChanges: Sendable {
         case changes([IndexedChange])
         case accountDeleted
         case unreadable
@@ -157,7 +157,7 @@ extension DiaryEngine: ChangeFeed {
 
     /// The changes of one committed transaction that `viewer` may see and `filter` admits, each with the index of its
     /// mutation, all at the transaction's position.
-    fileprivate static func visibleChanges(
+    static func visibleChanges(
         of mutations: [StoreMutation], at position: ChangePosition, to viewer: Viewer, filter: ChangeFilter,
         in db: any StorageReader
     ) async throws -> [IndexedChange] {
@@ -330,95 +330,6 @@ extension DiaryEngine: ChangeFeed {
         case .notification: .notification
         case .blog: .blog
         case .anonymousBlock, .credential, .session, .device, .report, .attachment, .retiredID: nil
-        }
-    }
-}
-
-/// Evaluates one committed transaction for the change streams of this process that wait on it together: the first
-/// stream to ask starts a batch, every stream that asks within the next millisecond joins it, and the batch is read in
-/// reads of ``streamsPerRead`` streams each (the viewers' accounts and blocks read at once per read), run at once. A
-/// write seen by a hundred streams costs ten read transactions instead of a hundred (docs/PERFORMANCE.md, "Live
-/// changes").
-///
-/// Streams are batched per store object and transaction position; a store that is not a class is never batched. A
-/// read that fails answers `nil` to every stream in it, and each then reads alone.
-enum ChangeEvaluationBatch {
-    fileprivate struct Request: Sendable {
-        let viewer: User.ID
-        let filter: ChangeFilter
-        let continuation: CheckedContinuation<DiaryEngine.VisibleChanges?, Never>
-    }
-
-    private struct Key: Hashable {
-        let store: ObjectIdentifier
-        let position: ChangePosition
-    }
-
-    /// The requests of each batch whose read has not begun.
-    private static let pending = Locked<[Key: [Request]]>([:])
-
-    /// What `viewer` sees of a transaction, from a read shared with the other streams waiting on it; `nil` when the
-    /// read failed or the store cannot be batched.
-    fileprivate static func evaluate(
-        _ mutations: [StoreMutation], at position: ChangePosition, in store: any DiaryStorage, viewer: User.ID,
-        filter: ChangeFilter
-    ) async -> DiaryEngine.VisibleChanges? {
-        guard type(of: store) is AnyClass else { return nil }
-        let key = Key(store: ObjectIdentifier(store as AnyObject), position: position)
-        return await withCheckedContinuation { continuation in
-            let request = Request(viewer: viewer, filter: filter, continuation: continuation)
-            let starts = pending.withLock { pending -> Bool in
-                if pending[key] != nil {
-                    pending[key]!.append(request)
-                    return false
-                }
-                pending[key] = [request]
-                return true
-            }
-            if starts {
-                Task { await run(key, mutations, at: position, in: store) }
-            }
-        }
-    }
-
-    /// How many streams one read answers: a batch larger than this is read in several reads at once, so the
-    /// viewers' reads spread over the store's connections instead of queueing on one.
-    static let streamsPerRead = 10
-
-    /// Reads for every request of a batch: after a moment in which the other streams waiting on the transaction join
-    /// it, in reads of ``streamsPerRead`` streams each, run at once.
-    private static func run(_ key: Key, _ mutations: [StoreMutation], at position: ChangePosition, in store: any DiaryStorage) async {
-        try? await Task.sleep(nanoseconds: 1_000_000)
-        let requests = pending.withLock { $0.removeValue(forKey: key) } ?? []
-        let chunks = stride(from: 0, to: requests.count, by: streamsPerRead).map {
-            Array(requests[$0..<min($0 + streamsPerRead, requests.count)])
-        }
-        await withTaskGroup(of: Void.self) { group in
-            for chunk in chunks {
-                group.addTask { await read(chunk, mutations, at: position, in: store) }
-            }
-        }
-    }
-
-    /// One read answering `requests`; each hears `nil` when it fails.
-    private static func read(
-        _ requests: [Request], _ mutations: [StoreMutation], at position: ChangePosition, in store: any DiaryStorage
-    ) async {
-        let outcome = try? await store.read("changes.filter") { db -> [DiaryEngine.VisibleChanges] in
-            let viewers = try await Viewer.load(signedIn: Array(Set(requests.map(\.viewer))), in: db)
-            var results: [DiaryEngine.VisibleChanges] = []
-            for request in requests {
-                guard let viewer = viewers[request.viewer] else {
-                    results.append(.accountDeleted)
-                    continue
-                }
-                results.append(.changes(try await DiaryEngine.visibleChanges(
-                    of: mutations, at: position, to: viewer, filter: request.filter, in: db)))
-            }
-            return results
-        }
-        for (index, request) in requests.enumerated() {
-            request.continuation.resume(returning: outcome.map { $0[index] })
         }
     }
 }

@@ -93,8 +93,19 @@ extension DiaryAPI {
         return (filter, position)
     }
 
-    /// An event as `text/event-stream` lines: `id` (its position), `event` and one `data` line of JSON.
+    /// The `change` events of the last transactions, shared by every stream of the process.
+    static let encodedChanges = EncodedChanges(capacity: 1024)
+
+    /// An event as `text/event-stream` lines: `id` (its position), `event` and one `data` line of JSON. A `change`
+    /// event that another stream sent is not encoded again (``encodedChanges``).
     static func serverSentEvent(_ event: ChangeEvent) -> String? {
+        if case .changed(let change) = event {
+            return encodedChanges.event(for: change, encode: { encodeServerSentEvent(.changed($0)) })
+        }
+        return encodeServerSentEvent(event)
+    }
+
+    private static func encodeServerSentEvent(_ event: ChangeEvent) -> String? {
         let name: String
         let data: Data
         switch event {

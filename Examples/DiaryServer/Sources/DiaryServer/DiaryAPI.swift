@@ -102,10 +102,13 @@ struct DiaryAPI: Sendable {
         case .drop:
             context.channel.close(promise: nil)
             return Response(status: .internalServerError)
-        case .stream(let response):
-            if world.recordsContract {
-                contractLog?.record(request, route: route, body: requestBody, status: response.status.code,
-                    contentType: response.headers[.contentType], responseBody: nil)
+        case .stream(var response):
+            if world.recordsContract, let contractLog {
+                let (status, contentType, requestBody) = (response.status.code, response.headers[.contentType], requestBody)
+                response.body = contractLog.recording(response.body) { events in
+                    contractLog.record(request, route: route, body: requestBody, status: status,
+                        contentType: contentType, responseBody: events)
+                }
             }
             return response
         case .complete(let stored, let replayed):
