@@ -103,32 +103,6 @@ extension ConformanceSuite {
                 try await bob.sdk.diaries.write(.init(id: carolsEntry, body: "bob's now?"))
             }
         },
-        ConformanceCheck("chosenIDs", "anImageKeepsItsChosenIDAndAnIDItHadIsNeverTakenAgain") { context in
-            let alice = try await context.user("alice")
-            let bob = try await context.user("bob")
-            let imageID = Attachment.ID(UUID())
-            let image = try await alice.sdk.attachments.upload(.init(id: imageID, data: tinyPNG, contentType: "image/png"))
-            try expectEqual(image.id, imageID)
-            let entry = try await alice.sdk.diaries.write(.init(body: "with a picture", images: [image]))
-            try expectEqual(try await alice.sdk.attachments.data(for: imageID), tinyPNG)
-            // Someone else's upload with that id changes nothing: the bytes stay Alice's.
-            let other = tinyPNG + Data([0])
-            let taken = try await expectError(.conflict, field: "id") {
-                try await bob.sdk.attachments.upload(.init(id: imageID, data: other, contentType: "image/png"))
-            }
-            try expectEqual(taken.reason, .alreadyUsed)
-            try expectEqual(try await alice.sdk.attachments.data(for: imageID), tinyPNG)
-            // An entry's id is not an image's either.
-            try await expectError(.conflict, field: "id") {
-                try await bob.sdk.attachments.upload(.init(id: Attachment.ID(entry.id.rawValue), data: tinyPNG, contentType: "image/png"))
-            }
-            // Deleting the entry removes the image nothing else shows; its id stays used.
-            try await alice.sdk.diaries.delete(entry.id)
-            try await expectError(.notFound) { try await alice.sdk.attachments.data(for: imageID) }
-            try await expectError(.conflict, field: "id") {
-                try await alice.sdk.attachments.upload(.init(id: imageID, data: tinyPNG, contentType: "image/png"))
-            }
-        },
         ConformanceCheck("chosenIDs", "theNilUUIDIsRefused") { context in
             let alice = try await context.user("alice")
             let nilID = try expectSome(UUID(uuidString: "00000000-0000-0000-0000-000000000000"), "the nil UUID")
@@ -137,9 +111,6 @@ extension ConformanceSuite {
             }
             try expectEqual(error.reason, .invalidFormat)
             try expectEqual(try await alice.sdk.diaries.entries(.init(), page: .first()).items.count, 0)
-            try await expectError(.invalidInput, field: "id") {
-                try await alice.sdk.attachments.upload(.init(id: Attachment.ID(nilID), data: tinyPNG, contentType: "image/png"))
-            }
         },
     ]
 }

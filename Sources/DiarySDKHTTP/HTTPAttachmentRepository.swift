@@ -7,7 +7,6 @@ struct HTTPAttachmentRepository: AttachmentRepository {
 
     func upload(_ upload: AttachmentUpload) async throws -> ImageReference {
         var request = HTTPRequest("POST", "/v1/attachments")
-        if let id = upload.id { request.query = [("id", id.description)] }
         request.body = upload.data
         request.contentType = upload.contentType
         request.deduplicate = false

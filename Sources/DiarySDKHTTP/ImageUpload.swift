@@ -43,9 +43,8 @@ public final class ImageUpload: Sendable {
     }
 
     /// The uploaded images, in the order given.
-    /// - Throws: ``DiaryError``: `.invalidInput` for no images, more than four, ids for some of them only, or a file
-    ///   that is not an image or is too large; `.conflict` for an id that is or was in use; `.cancelled` after
-    ///   ``cancel()``; any request failure.
+    /// - Throws: ``DiaryError``: `.invalidInput` for no images, more than four, or a file that is not an image or is
+    ///   too large; `.cancelled` after ``cancel()``; any request failure.
     public var images: [ImageReference] {
         get async throws { try await task.value }
     }
@@ -65,8 +64,7 @@ extension HTTPBackend {
     /// The request carries an idempotency key, so it is retried like any write. Progress comes from
     /// `URLSessionTaskDelegate.urlSession(_:task:didSendBodyData:totalBytesSent:totalBytesExpectedToSend:)`; where the
     /// platform's URL loading reports no intermediate progress, only the first (0) and last (all bytes) events arrive.
-    /// - Parameter uploads: The images (bytes and `image/*` type), with ids the client chose for all of them or for
-    ///   none (``AttachmentUpload/id``).
+    /// - Parameter uploads: The images (bytes and `image/*` type).
     /// - Returns: The upload, already started.
     public func uploadImages(_ uploads: [AttachmentUpload]) -> ImageUpload {
         let (stream, continuation) = AsyncStream<UploadProgress>.makeStream(bufferingPolicy: .bufferingNewest(64))
@@ -79,13 +77,8 @@ extension HTTPBackend {
                     "images", .tooMany,
                     "one upload carries at most \(Self.maximumImagesPerUpload) images, got \(uploads.count)")
             }
-            let ids = uploads.compactMap(\.id)
-            guard ids.isEmpty || ids.count == uploads.count else {
-                throw DiaryError.invalid("id", .notAllowed, "give every image of one upload an id, or none")
-            }
             let body = MultipartBody(files: uploads)
             var request = HTTPRequest("POST", "/v1/attachments")
-            request.query = ids.map { ("id", $0.description) }
             request.body = body.data
             request.contentType = body.contentType
             request.deduplicate = false

@@ -33,41 +33,6 @@ struct AccountFlowTests {
         #expect(post.images.map(\.id) == images.map(\.id))
     }
 
-    @Test func imagesUploadedTogetherKeepTheIDsTheirClientChose() async throws {
-        let fixture = try await ServerFixture.make()
-        let ids = (0..<3).map { _ in Attachment.ID(UUID()) }
-        let files = ids.enumerated().map { AttachmentUpload(id: $1, data: Self.png(100, seed: UInt8($0)), contentType: "image/png") }
-        let images = try await fixture.backend.uploadImages(files).images
-        #expect(images.map(\.id) == ids)
-        for (id, file) in zip(ids, files) { #expect(try await fixture.sdk.attachments.data(for: id) == file.data) }
-
-        // Ids for some images only: refused by the client before anything is sent, and by the server.
-        var some = files.map { AttachmentUpload(data: $0.data, contentType: $0.contentType) }
-        some[0].id = Attachment.ID(UUID())
-        let client = await #expect(throws: DiaryError.self) { try await fixture.backend.uploadImages(some).images }
-        #expect(client?.code == .invalidInput && client?.field == "id" && client?.httpStatus == nil)
-        let token = try #require(try await fixture.store.load()?.accessToken)
-        let boundary = "b-\(UUID().uuidString)"
-        var body = Data()
-        for file in files.prefix(2) {
-            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
-            body += file.data + Data("\r\n".utf8)
-        }
-        body += Data("--\(boundary)--\r\n".utf8)
-        let reply = try await fixture.control.send(
-            "POST", "/v1/attachments?id=\(UUID().uuidString.lowercased())", body: body, token: token,
-            headers: ["Content-Type": "multipart/form-data; boundary=\(boundary)"])
-        #expect(reply.status == 422, "\(reply.text)")
-        #expect((try JSONSerialization.jsonObject(with: reply.body) as? [String: Any])?["field"] as? String == "id")
-
-        // A used id is a conflict, and the bytes stored under it stay.
-        let again = await #expect(throws: DiaryError.self) {
-            try await fixture.sdk.attachments.upload(.init(id: ids[0], data: Self.png(5, seed: 9), contentType: "image/png"))
-        }
-        #expect(again?.code == .conflict && again?.reason == .alreadyUsed && again?.httpStatus == 409)
-        #expect(try await fixture.sdk.attachments.data(for: ids[0]) == files[0].data)
-    }
-
     @Test func anUploadOfFiveImagesIsRefusedBeforeAnythingIsSent() async throws {
         let fixture = try await ServerFixture.make()
         let files = (0..<5).map { AttachmentUpload(data: Self.png(10, seed: UInt8($0)), contentType: "image/png") }

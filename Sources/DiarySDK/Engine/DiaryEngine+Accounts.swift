@@ -252,7 +252,7 @@ extension DiaryEngine: UserRepository {
             if let nickname { user.nickname = nickname }
             if let bio { user.bio = bio }
             try await transaction.put(.user(user))
-            if let replacedAvatar { try await self.removeUnreferencedAttachments([replacedAvatar], in: transaction) }
+            if let replacedAvatar { try await Self.removeUnreferencedAttachments([replacedAvatar], in: transaction) }
             return user
         }
         await announceProfile(of: user.id)
@@ -337,20 +337,10 @@ extension DiaryEngine: AttachmentRepository {
                 "contentType", .invalidFormat, "the upload is \(expected.contentTypes[0]), not '\(contentType)'")
         }
         let actor = try requireUserID()
-        var id: Attachment.ID = newID()
-        if let chosen = upload.id {
-            try Self.checkChosenID(chosen.rawValue)
-            // Checked before the bytes are saved, so that the file of an attachment that has the id is never
-            // replaced, and again in the transaction that writes the row.
-            let used = try await store.read("attachments.upload") { db in try await db.records(Self.keys(usedBy: chosen.rawValue)) }
-            guard used.isEmpty else { throw Self.idInUse(chosen) }
-            id = chosen
-        }
         let attachment = Attachment(
-            id: id, ownerID: actor, contentType: contentType, byteCount: upload.data.count, createdAt: now)
+            id: newID(), ownerID: actor, contentType: contentType, byteCount: upload.data.count, createdAt: now)
         try await store.saveBlob(upload.data, for: attachment.id)
         try await write("attachments.upload") { transaction, _ in
-            _ = try await self.claimID(upload.id, in: transaction)
             try await transaction.put(.attachment(attachment))
         }
         return attachment.reference

@@ -5,56 +5,43 @@ import Foundation
 /// Every dependent row is found through an index declared in ``StorageSchema``, so a deletion costs what it removes,
 /// not the size of the store.
 extension DiaryEngine {
-    /// Removes an entry, post, comment or attachment row and records its id as retired (``RetiredIDRecord``), so
-    /// that no create, with an id a client chose, can take it again.
-    package func retire(_ key: RecordKey, in transaction: any StorageTransaction) async throws {
+    /// Removes an entry, post or comment row and records its id as retired (``RetiredIDRecord``), so that no
+    /// create, with an id a client chose, can take it again.
+    private func retire(_ key: RecordKey, in transaction: any StorageTransaction) async throws {
         let id: UUID
         switch key {
         case .diary(let diary): id = diary.rawValue
         case .post(let post): id = post.rawValue
         case .comment(let comment): id = comment.rawValue
-        case .attachment(let attachment): id = attachment.rawValue
-        default: preconditionFailure("only entries, posts, comments and attachments retire their ids")
+        default: preconditionFailure("only entries, posts and comments retire their ids")
         }
         try await transaction.remove(key)
         try await transaction.put(.retiredID(RetiredIDRecord(id: id, kind: key.kind, retiredAt: now)))
     }
 
-    /// Every row that holds `id` or held it: ids are unique across entries, posts, comments and attachments.
-    package static func keys(usedBy id: UUID) -> [RecordKey] {
-        [.diary(Diary.ID(id)), .post(Post.ID(id)), .comment(Comment.ID(id)), .attachment(Attachment.ID(id)), .retiredID(id)]
-    }
-
-    /// Refuses the nil UUID as a chosen id.
-    package static func checkChosenID(_ id: UUID) throws {
-        guard id != UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) else {
-            throw DiaryError.invalid("id", .invalidFormat, "an id must not be the nil UUID")
-        }
-    }
-
-    /// The id of a new entry, post, comment or attachment: `chosen`, the id its client picked (an entry written
-    /// offline keeps its id), or a new one.
+    /// The id of a new entry, post or comment: `chosen`, the id its client picked (an entry written offline keeps
+    /// its id), or a new one.
     ///
     /// - Throws: ``DiaryError/Code/invalidInput`` (field `id`, ``DiaryError/Reason/invalidFormat``) for the nil
-    ///   UUID; ``DiaryError/Code/conflict`` (field `id`, ``DiaryError/Reason/alreadyUsed``) when an entry, post,
-    ///   comment or attachment has or had that id, so an id never names two things over a store's life, and a create
-    ///   retried after its row was deleted never brings it back. The answer is the same for a live row, whoever owns
-    ///   it, and a deleted one: a client learns nothing it did not know.
+    ///   UUID; ``DiaryError/Code/conflict`` (field `id`, ``DiaryError/Reason/alreadyUsed``) when an entry, post or comment has or had that id, so an id
+    ///   never names two things over a store's life, and a create retried after its row was deleted never brings it
+    ///   back. The answer is the same for a live row, whoever owns it, and a deleted one: a client learns nothing it
+    ///   did not know.
     package func claimID<Entity>(
         _ chosen: EntityID<Entity>?, in transaction: any StorageTransaction
     ) async throws -> EntityID<Entity> {
         guard let chosen else { return newID() }
         let uuid = chosen.rawValue
-        try Self.checkChosenID(uuid)
+        guard uuid != UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) else {
+            throw DiaryError.invalid("id", .invalidFormat, "an id must not be the nil UUID")
+        }
+        let keys: [RecordKey] = [.diary(Diary.ID(uuid)), .post(Post.ID(uuid)), .comment(Comment.ID(uuid)), .retiredID(uuid)]
         // One answer whether the id's row exists or was deleted, and whoever it belongs to: a user blocked from a post
         // must not learn by this whether it still exists.
-        guard try await transaction.records(Self.keys(usedBy: uuid)).isEmpty else { throw Self.idInUse(chosen) }
+        guard try await transaction.records(keys).isEmpty else {
+            throw DiaryError(.conflict, "the id \(chosen) is or was in use; choose a new one", field: "id", reason: .alreadyUsed)
+        }
         return chosen
-    }
-
-    /// The error for a chosen id that is or was in use: one answer whatever holds it.
-    package static func idInUse<Entity>(_ id: EntityID<Entity>) -> DiaryError {
-        DiaryError(.conflict, "the id \(id) is or was in use; choose a new one", field: "id", reason: .alreadyUsed)
     }
 
     /// Deletes a comment and its replies.
@@ -80,7 +67,7 @@ extension DiaryEngine {
             try await transaction.remove(.like(like.userID, id))
         }
         try await retire(.post(id), in: transaction)
-        try await self.removeUnreferencedAttachments(post.images.map(\.id), in: transaction)
+        try await Self.removeUnreferencedAttachments(post.images.map(\.id), in: transaction)
     }
 
     /// Deletes an entry with its comments, and the images nothing else of its author's shows.
@@ -88,7 +75,7 @@ extension DiaryEngine {
         guard let diary = try await transaction.diary(id) else { return }
         try await deleteComments(on: .diary(id), in: transaction)
         try await retire(.diary(id), in: transaction)
-        try await self.removeUnreferencedAttachments(diary.images.map(\.id), in: transaction)
+        try await Self.removeUnreferencedAttachments(diary.images.map(\.id), in: transaction)
     }
 
     /// Deletes a book with its entries and memberships.
@@ -201,7 +188,7 @@ extension DiaryEngine {
             try await transaction.remove(.session(session.tokenHash))
         }
         for attachment in try await transaction.rows(StorageSchema.attachmentsByOwner, equalTo: userID) {
-            try await retire(.attachment(attachment.id), in: transaction)
+            try await transaction.remove(.attachment(attachment.id))
         }
         try await transaction.remove(.credential(userID))
         try await transaction.remove(.user(userID))

@@ -56,7 +56,7 @@ extension DiaryEngine: DiaryRepository {
             diary.visibility = visibility
             diary.updatedAt = now
             try await transaction.put(.diary(diary))
-            try await self.removeUnreferencedAttachments(oldImages, in: transaction)
+            try await Self.removeUnreferencedAttachments(oldImages, in: transaction)
             return diary
         }
     }
@@ -80,7 +80,7 @@ extension DiaryEngine: DiaryRepository {
             diary.deletedAt = now
             diary.updatedAt = now
             try await transaction.put(.diary(diary))
-            try await self.removeUnreferencedAttachments(images, in: transaction)
+            try await Self.removeUnreferencedAttachments(images, in: transaction)
             if var book = try await transaction.book(bookID) {
                 book.updatedAt = now
                 try await transaction.put(.book(book))

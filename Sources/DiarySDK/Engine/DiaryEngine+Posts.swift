@@ -84,7 +84,7 @@ extension DiaryEngine: PostRepository {
             if let images = edit.images { post.images = images }
             post.updatedAt = now
             try await transaction.put(.post(post))
-            try await self.removeUnreferencedAttachments(oldImages, in: transaction)
+            try await Self.removeUnreferencedAttachments(oldImages, in: transaction)
             return try await AccessPolicy.view(of: post, viewer: actor, in: transaction)
         }
     }

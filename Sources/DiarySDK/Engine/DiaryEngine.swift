@@ -177,7 +177,7 @@ public final class DiaryEngine: Sendable {
     }
 
     /// Removes attachments no longer referenced by anything their owner wrote.
-    package func removeUnreferencedAttachments(
+    package static func removeUnreferencedAttachments(
         _ candidates: some Sequence<Attachment.ID>, in transaction: any StorageTransaction
     ) async throws {
         for id in Set(candidates) {
@@ -188,7 +188,7 @@ public final class DiaryEngine: Sendable {
             let inPost = try await transaction.rows(StorageSchema.postsByImage, equalTo: id)
                 .contains { $0.authorID == owner }
             let isAvatar = try await transaction.user(owner)?.avatar?.id == id
-            if !inEntry && !inPost && !isAvatar { try await retire(.attachment(id), in: transaction) }
+            if !inEntry && !inPost && !isAvatar { try await transaction.remove(.attachment(id)) }
         }
     }
 

@@ -69,18 +69,13 @@ public struct Attachment: Identifiable, Hashable, Sendable, Codable {
 
 /// Bytes to upload as an attachment.
 public struct AttachmentUpload: Sendable, Hashable {
-    /// The id to create the attachment with, chosen by the client (so an image attached offline keeps its id when
-    /// it reaches the server), or `nil` for a new one. An id that is or was in use is refused with
-    /// ``DiaryError/Code/conflict`` (``DiaryError/Reason/alreadyUsed``).
-    public var id: Attachment.ID?
     /// The file's bytes.
     public var data: Data
     /// The MIME type; only `image/*` types are accepted.
     public var contentType: String
 
     /// Creates an upload.
-    public init(id: Attachment.ID? = nil, data: Data, contentType: String) {
-        self.id = id
+    public init(data: Data, contentType: String) {
         self.data = data
         self.contentType = contentType
     }

@@ -82,7 +82,7 @@ public struct DiaryError: Error, Sendable, CustomStringConvertible {
         /// Not allowed in this combination.
         public static let notAllowed = Reason(rawValue: "not_allowed")
         /// With ``Code/conflict``: a value that may be used only once was used before (a client-chosen id of an
-        /// entry, post, comment or attachment that exists or was deleted).
+        /// entry, post or comment that exists or was deleted).
         public static let alreadyUsed = Reason(rawValue: "already_used")
     }
 

@@ -5,7 +5,7 @@ import Foundation
 public enum RecordKind: String, Hashable, Sendable, CaseIterable, Codable, CodingKey {
     case user, credential, session, device, diary, book, membership, comment, post, like, follow, block, report
     case notification, blog, attachment, anonymousBlock
-    /// The id of a deleted entry, post, comment or attachment (``RetiredIDRecord``).
+    /// The id of a deleted entry, post or comment (``RetiredIDRecord``).
     case retiredID
 }
 

@@ -78,7 +78,7 @@ public enum StorageSchema {
         if case .blog(let row) = $0 { row } else { nil }
     }
 
-    /// The `retiredIDs` table: ids of deleted entries, posts, comments and attachments, which no create may take again.
+    /// The `retiredIDs` table: ids of deleted entries, posts and comments, which no create may take again.
     public static let retiredIDs = StorageTable<RetiredIDRecord>(.retiredID, wrap: StoreRecord.retiredID) {
         if case .retiredID(let row) = $0 { row } else { nil }
     }

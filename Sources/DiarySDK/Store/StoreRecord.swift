@@ -186,7 +186,7 @@ public struct NotificationRecord: Hashable, Sendable {
     }
 }
 
-/// The id of a deleted entry, post, comment or attachment, kept for good so that no create can take it again.
+/// The id of a deleted entry, post or comment, kept for good so that no create can take it again.
 ///
 /// Clients may choose the ids of what they create (an entry written offline keeps its id), so an id that was once
 /// in use must never name something else: a report, a notification or another device's outbox may still name it,
@@ -196,7 +196,7 @@ public struct NotificationRecord: Hashable, Sendable {
 public struct RetiredIDRecord: Hashable, Sendable {
     /// The id that was in use.
     public var id: UUID
-    /// What it named: ``RecordKind/diary``, ``RecordKind/post``, ``RecordKind/comment`` or ``RecordKind/attachment``.
+    /// What it named: ``RecordKind/diary``, ``RecordKind/post`` or ``RecordKind/comment``.
     public var kind: RecordKind
     /// When the row was deleted.
     public var retiredAt: Date

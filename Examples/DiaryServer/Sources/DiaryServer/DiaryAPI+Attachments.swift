@@ -13,28 +13,16 @@ extension DiaryAPI {
                 let parts = try MultipartParser.parse(
                     call.body, contentType: contentType, maximumParts: Self.maximumImagesPerUpload)
                 guard !parts.isEmpty else { throw DiaryError.invalid("files", .blank, "the upload has no files") }
-                // Ids chosen by the client: one `id` per part, in order, or none.
-                let ids = try call.queryAll("id").map { text in
-                    guard let id = Attachment.ID(text) else { throw DiaryError.invalid("id", .invalidFormat, "'\(text)' is not an id") }
-                    return id
-                }
-                guard ids.isEmpty || ids.count == parts.count else {
-                    throw DiaryError.invalid(
-                        "id", .notAllowed, "the upload has \(parts.count) files and \(ids.count) ids; give one id per file or none")
-                }
                 var references: [ImageReference] = []
-                for (index, part) in parts.enumerated() {
-                    let id = ids.isEmpty ? nil : ids[index]
-                    references.append(
-                        try await call.engine.upload(AttachmentUpload(id: id, data: part.data, contentType: part.contentType)))
+                for part in parts {
+                    references.append(try await call.engine.upload(AttachmentUpload(data: part.data, contentType: part.contentType)))
                 }
                 return try .created(Wrapped(value: references))
             }
             guard contentType.lowercased().hasPrefix("image/") else {
                 throw RequestLimits.unsupportedType(contentType, expected: "an image/* type or multipart/form-data")
             }
-            let upload = AttachmentUpload(id: try call.queryID("id", Attachment.self), data: call.body, contentType: contentType)
-            return try .created(try await call.engine.upload(upload))
+            return try .created(try await call.engine.upload(AttachmentUpload(data: call.body, contentType: contentType)))
         }
         route(router, .get, "/v1/attachments/:attachmentID") { call in
             let data = try await call.engine.data(for: try call.id("attachmentID", Attachment.self))
