@@ -19,26 +19,37 @@ extension DiaryEngine {
         try await transaction.put(.retiredID(RetiredIDRecord(id: id, kind: key.kind, retiredAt: now)))
     }
 
+    /// Every row that holds `id` or held it: a chosen id is unique across entries, posts and comments.
+    package static func keys(usedBy id: UUID) -> [RecordKey] {
+        [.diary(Diary.ID(id)), .post(Post.ID(id)), .comment(Comment.ID(id)), .retiredID(id)]
+    }
+
+    /// Whether `id` is a random UUID (RFC 9562 version 4, variant 10): the only kind a client may choose, since any
+    /// other carries what it was made from (a version 1 UUID its device's address, a version 7 UUID its time), which
+    /// could tie an anonymous post to its author's other content.
+    package static func isRandomUUID(_ id: UUID) -> Bool {
+        id.uuid.6 >> 4 == 4 && id.uuid.8 & 0xC0 == 0x80
+    }
+
     /// The id of a new entry, post or comment: `chosen`, the id its client picked (an entry written offline keeps
     /// its id), or a new one.
     ///
-    /// - Throws: ``DiaryError/Code/invalidInput`` (field `id`, ``DiaryError/Reason/invalidFormat``) for the nil
-    ///   UUID; ``DiaryError/Code/conflict`` (field `id`, ``DiaryError/Reason/alreadyUsed``) when an entry, post or comment has or had that id, so an id
-    ///   never names two things over a store's life, and a create retried after its row was deleted never brings it
-    ///   back. The answer is the same for a live row, whoever owns it, and a deleted one: a client learns nothing it
-    ///   did not know.
+    /// - Throws: ``DiaryError/Code/invalidInput`` (field `id`, ``DiaryError/Reason/invalidFormat``) for a UUID that
+    ///   is not random (version 4); ``DiaryError/Code/conflict`` (field `id`, ``DiaryError/Reason/alreadyUsed``)
+    ///   when an entry, post or comment has or had that id, so an id never names two things, and a create retried
+    ///   after its row was deleted never brings it back. The answer is the same for a live row, whoever owns it, and
+    ///   a deleted one: a client learns nothing it did not know.
     package func claimID<Entity>(
         _ chosen: EntityID<Entity>?, in transaction: any StorageTransaction
     ) async throws -> EntityID<Entity> {
         guard let chosen else { return newID() }
         let uuid = chosen.rawValue
-        guard uuid != UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) else {
-            throw DiaryError.invalid("id", .invalidFormat, "an id must not be the nil UUID")
+        guard Self.isRandomUUID(uuid) else {
+            throw DiaryError.invalid("id", .invalidFormat, "the id \(chosen) is not a random (version 4) UUID")
         }
-        let keys: [RecordKey] = [.diary(Diary.ID(uuid)), .post(Post.ID(uuid)), .comment(Comment.ID(uuid)), .retiredID(uuid)]
         // One answer whether the id's row exists or was deleted, and whoever it belongs to: a user blocked from a post
         // must not learn by this whether it still exists.
-        guard try await transaction.records(keys).isEmpty else {
+        guard try await transaction.records(Self.keys(usedBy: uuid)).isEmpty else {
             throw DiaryError(.conflict, "the id \(chosen) is or was in use; choose a new one", field: "id", reason: .alreadyUsed)
         }
         return chosen

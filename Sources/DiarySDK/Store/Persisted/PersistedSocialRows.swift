@@ -189,8 +189,9 @@ package struct PersistedRetiredID: PersistedValue {
     package init(from decoder: any Decoder) throws {
         let row = try decoder.container(keyedBy: CodingKeys.self)
         let name = try row.decode(String.self, forKey: .kind)
-        guard let kind = RecordKind(rawValue: name) else {
-            throw DecodingError.dataCorruptedError(forKey: .kind, in: row, debugDescription: "'\(name)' is not a kind of row")
+        guard let kind = RecordKind(rawValue: name), [.diary, .post, .comment].contains(kind) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .kind, in: row, debugDescription: "'\(name)' is not a kind of row whose ids are retired")
         }
         value = RetiredIDRecord(
             id: try row.decodeID(EntityID<RetiredIDRecord>.self, forKey: .id).rawValue, kind: kind,
