@@ -194,7 +194,17 @@ struct PostgresChangeLogTests {
         while rest.count < 5, streams < 10 {
             let after = try #require(rest.last?.position ?? held.last?.position)
             let owed = 5 - rest.count
-            let events = await collectLog(storage.committedChanges(after: after), within: .seconds(10)) {
+            let resumed = storage.committedChanges(after: after)
+            if streams == 0 {
+                // A reader that does not read while its stream replays: the replay either ends the stream with its
+                // backlog or joins the live feed. Reading at once would race the replay (a reader that keeps up
+                // never fills a backlog), so wait for the join, which must not happen, or 3 s.
+                let deadline = ContinuousClock.now + .seconds(3)
+                while !storage.feed.hasSubscribers, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let events = await collectLog(resumed, within: .seconds(10)) {
                 $0.filter { $0.kind == "committed" }.count >= owed
             }
             #expect(events.first == Logged(.opened(after)), "a resumed stream did not open at its position")
