@@ -27,7 +27,8 @@ struct MigrationTests {
         #expect(backend.openReport.isClean)
         #expect(backend.openReport.replayedTransactions == StoreFixture.journalTransactions.count)
         #expect(backend.allRecords == StoreFixture.expectedRecords)
-        #expect(Set(backend.allRecords.map(\.kind)) == Set(StoreRecord.Kind.allCases))
+        // Every kind but those added after the fixture was written (retired ids, which no fixture store holds).
+        #expect(Set(backend.allRecords.map(\.kind)) == Set(StoreRecord.Kind.allCases).subtracting([.retiredID]))
         try await backend.close()
     }
 

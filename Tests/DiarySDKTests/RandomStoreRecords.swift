@@ -113,7 +113,12 @@ struct RandomStoreRecords {
                     mood: nil, createdAt: date(), updatedAt: date()))
         case 13, 14: return .like(LikeRecord(userID: user(), postID: postID(), createdAt: date()))
         case 15: return .follow(edge())
-        case 16: return pick([.block(edge()), .anonymousBlock(edge())])
+        case 16:
+            // The retired id reuses the two edges' draws, so the sequences other kinds draw stay as they were.
+            let block = edge(), anonymousBlock = edge()
+            let retired = RetiredIDRecord(
+                id: anonymousBlock.to.rawValue, kind: .post, retiredAt: block.createdAt)
+            return pick([.block(block), .anonymousBlock(anonymousBlock), .retiredID(retired)])
         case 17:
             return .report(
                 Report(id: Self.id(8, int(4)), reporterID: user(), target: .user(user()), reason: .spam, detail: "",
