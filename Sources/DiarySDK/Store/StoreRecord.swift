@@ -201,6 +201,7 @@ public struct RetiredIDRecord: Hashable, Sendable {
     /// When the row was deleted.
     public var retiredAt: Date
 
+    /// A retired id.
     public init(id: UUID, kind: RecordKind, retiredAt: Date) {
         self.id = id
         self.kind = kind
