@@ -15,6 +15,7 @@ struct CrashTests {
         var acknowledged: Set<String> = []
         var generations: Set<Int> = []
         var tornTails = 0
+        var killsMidCompaction = 0
         var log: [String] = []
         let rounds = 20
         for _ in 0..<rounds {
@@ -29,6 +30,11 @@ struct CrashTests {
             let lines = await child.killAndCollect()
             #expect(!lines.contains { $0.hasPrefix("open-failed") }, "\(lines.suffix(2))")
             acknowledged.formUnion(lines.filter { $0.hasPrefix("ack ") }.map { String($0.dropFirst(4)) })
+            // A journal newer than the newest snapshot: the kill landed after a compaction started and before its
+            // snapshot was durable.
+            let files = StoreFiles.generations(in: try directory.names())
+            let midCompaction = (files.journals.max() ?? 0) > (files.snapshots.max() ?? 0)
+            if midCompaction { killsMidCompaction += 1 }
 
             let backend = try directory.open()
             let stored = Set(backend.allRecords.compactMap { record -> String? in
@@ -40,14 +46,17 @@ struct CrashTests {
             #expect(backend.openReport.isClean, "\(backend.openReport)")
             #expect(backend.openReport.droppedRecords <= 1)
             generations.insert(backend.openReport.generation)
-            log.append("\(lines.count - 1)@g\(backend.openReport.generation)")
+            log.append("\(lines.count - 1)@g\(backend.openReport.generation)\(midCompaction ? "*" : "")")
             if backend.openReport.recoveredTornTail { tornTails += 1 }
             try await backend.close()
         }
         #expect(acknowledged.count > rounds)
         // The writer's scratch rewrites make the journal outgrow the snapshot every few dozen writes, so compactions
-        // run in most rounds and some kills land during them.
-        #expect(generations.count >= 5, "too few compactions during the rounds: \(generations.sorted())")
-        print("crash test: \(acknowledged.count) acknowledged writes, generations \(generations.sorted()), torn tails \(tornTails); rounds \(log)")
+        // run in most rounds: some finish (the snapshot generation moves on), and some kills land during one. Once
+        // the store is large, a compaction (a debug build, on a slow disk) can outlast the short rounds, so a
+        // generation may stay for several rounds; what must hold is that both cases were exercised.
+        #expect((generations.max() ?? 0) >= 5, "too few compactions finished: \(generations.sorted())")
+        #expect(killsMidCompaction >= 2, "too few kills landed during a compaction: \(log)")
+        print("crash test: \(acknowledged.count) acknowledged writes, generations \(generations.sorted()), \(killsMidCompaction) kills mid-compaction, torn tails \(tornTails); rounds \(log)")
     }
 }
