@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DiarySDKFileStore", targets: ["DiarySDKFileStore"]),
         .library(name: "DiarySDKHTTP", targets: ["DiarySDKHTTP"]),
         .library(name: "DiarySDKConformance", targets: ["DiarySDKConformance"]),
+        .library(name: "DiarySDKOffline", targets: ["DiarySDKOffline"]),
     ],
     targets: [
         .target(name: "DiarySDK"),
@@ -19,6 +20,7 @@ let package = Package(
         .target(name: "DiarySDKFileStore", dependencies: ["DiarySDK"]),
         .target(name: "DiarySDKHTTP", dependencies: ["DiarySDK"]),
         .target(name: "DiarySDKConformance", dependencies: ["DiarySDK"]),
+        .target(name: "DiarySDKOffline", dependencies: ["DiarySDK", "DiarySDKFileStore", "DiarySDKHTTP"]),
         // A child process for the file store's crash tests: it writes in a loop and reports each acknowledged write.
         .executableTarget(name: "DiarySDKCrashWriter", dependencies: ["DiarySDK", "DiarySDKFileStore"]),
         .testTarget(name: "DiarySDKTests", dependencies: ["DiarySDK", "DiarySDKConformance"]),
@@ -35,7 +37,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DiarySDKHTTPTests",
-            dependencies: ["DiarySDK", "DiarySDKHTTP", "DiarySDKConformance", "DiarySDKInMemory"]
+            dependencies: ["DiarySDK", "DiarySDKHTTP", "DiarySDKConformance", "DiarySDKInMemory", "DiarySDKOffline"]
         ),
     ],
     swiftLanguageModes: [.v6]

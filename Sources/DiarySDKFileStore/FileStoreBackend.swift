@@ -93,6 +93,11 @@ public final class FileStoreBackend: Sendable {
     /// What opening found and did: a torn journal tail cut off, migrations run, orphan files removed.
     public var openReport: FileStoreOpenReport { store.report }
 
+    /// The store under the engine, through the storage contract: for code that composes this store into another
+    /// backend (the offline backend keeps its replica here) or runs the storage conformance checks on it.
+    @_spi(Storage)
+    public var storage: any DiaryStorage { store }
+
     /// Acknowledges a loss of acknowledged records that an open reported (``FileStoreOpenReport/isClean`` false), so
     /// that opens clean up orphan attachment files again.
     ///

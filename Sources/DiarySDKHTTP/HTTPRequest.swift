@@ -23,7 +23,7 @@ struct HTTPRequest: Sendable {
         self.path = path
         self.query = query
         self.authenticated = authenticated
-        if method != "GET" { idempotencyKey = UUID().uuidString.lowercased() }
+        if method != "GET" { idempotencyKey = HTTPBackend.chosenIdempotencyKey ?? UUID().uuidString.lowercased() }
     }
 
     /// Whether the request may be sent again after a failure.

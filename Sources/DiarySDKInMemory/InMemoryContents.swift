@@ -52,7 +52,7 @@ public struct InMemoryContents: Sendable {
             case .blog(let row): blogs.append(row)
             case .attachment(let row): attachments.append(row)
             case .device(let row): devices.append(row)
-            case .credential, .session, .membership, .anonymousBlock, .retiredID: break
+            case .credential, .session, .membership, .anonymousBlock, .retiredID, .outbox: break
             }
         }
         let reader = LocalSnapshot(db)

@@ -49,6 +49,13 @@ struct PersistedRowGoldenTests {
             .retiredID(RetiredIDRecord(
                 id: (StoreFixture.id(55) as Post.ID).rawValue, kind: .post, retiredAt: Date(timeIntervalSince1970: 1_795_789_800.123456)))
         ),
+        (
+            ##"{"outbox":{"attempts":2,"createdAt":"2026-11-27T14:30:00.123456Z","id":"00000000-0000-4000-8000-000000000056","operation":"diaries.write","payload":"{\"title\":\"Subway\"}","sequence":7,"userID":"00000000-0000-4000-8000-000000000001"}}"##,
+            .outbox(OutboxRecord(
+                id: (StoreFixture.id(56) as Post.ID).rawValue, sequence: 7, userID: StoreFixture.alice,
+                operation: "diaries.write", payload: #"{"title":"Subway"}"#,
+                createdAt: Date(timeIntervalSince1970: 1_795_789_800.123456), attempts: 2))
+        ),
     ]
 
     /// Keys of one and two fields, as a journal's deletes carry them.
@@ -61,6 +68,7 @@ struct PersistedRowGoldenTests {
         (.anonymousBlock(StoreFixture.alice, StoreFixture.carol), ##"{"anonymousBlock":{"from":"00000000-0000-4000-8000-000000000001","to":"00000000-0000-4000-8000-000000000003"}}"##),
         (.credential(StoreFixture.alice), ##"{"credential":{"userID":"00000000-0000-4000-8000-000000000001"}}"##),
         (.retiredID((StoreFixture.id(55) as Post.ID).rawValue), ##"{"retiredID":{"id":"00000000-0000-4000-8000-000000000055"}}"##),
+        (.outbox((StoreFixture.id(56) as Post.ID).rawValue), ##"{"outbox":{"id":"00000000-0000-4000-8000-000000000056"}}"##),
     ]
 
     @Test func everyRowKindIsWrittenExactlyAsPinned() throws {

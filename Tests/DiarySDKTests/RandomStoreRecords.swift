@@ -114,11 +114,14 @@ struct RandomStoreRecords {
         case 13, 14: return .like(LikeRecord(userID: user(), postID: postID(), createdAt: date()))
         case 15: return .follow(edge())
         case 16:
-            // The retired id reuses the two edges' draws, so the sequences other kinds draw stay as they were.
+            // The retired id and the outbox entry reuse the two edges' draws, so the sequences other kinds draw stay as they were.
             let block = edge(), anonymousBlock = edge()
             let retired = RetiredIDRecord(
                 id: anonymousBlock.to.rawValue, kind: .post, retiredAt: block.createdAt)
-            return pick([.block(block), .anonymousBlock(anonymousBlock), .retiredID(retired)])
+            let queued = OutboxRecord(
+                id: block.to.rawValue, sequence: 1, userID: block.from, operation: "diaries.delete",
+                payload: #"{"id":"x"}"#, createdAt: block.createdAt)
+            return pick([.block(block), .anonymousBlock(anonymousBlock), .retiredID(retired), .outbox(queued)])
         case 17:
             return .report(
                 Report(id: Self.id(8, int(4)), reporterID: user(), target: .user(user()), reason: .spam, detail: "",

@@ -77,7 +77,7 @@ enum ChangeEvaluationBatch {
     private static func readsShared(_ mutation: StoreMutation) -> Bool {
         switch mutation.after ?? mutation.before {
         case .post?, .like?, .follow?, .block?, .anonymousBlock?, .notification?, .blog?, .credential?, .session?,
-            .device?, .report?, .attachment?, .retiredID?, nil:
+            .device?, .report?, .attachment?, .retiredID?, .outbox?, nil:
             true
         case .user?, .diary?, .book?, .membership?, .comment?:
             false

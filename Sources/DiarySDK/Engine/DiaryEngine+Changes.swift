@@ -266,7 +266,7 @@ extension DiaryEngine: ChangeFeed {
         case .anonymousBlock:
             // Its other end is the anonymous author, whom no change may name.
             return nil
-        case .credential, .session, .device, .report, .attachment, .retiredID:
+        case .credential, .session, .device, .report, .attachment, .retiredID, .outbox:
             return nil
         }
     }
@@ -329,7 +329,7 @@ extension DiaryEngine: ChangeFeed {
         case .follow, .block: .relationship
         case .notification: .notification
         case .blog: .blog
-        case .anonymousBlock, .credential, .session, .device, .report, .attachment, .retiredID: nil
+        case .anonymousBlock, .credential, .session, .device, .report, .attachment, .retiredID, .outbox: nil
         }
     }
 }

@@ -7,6 +7,9 @@ public enum RecordKind: String, Hashable, Sendable, CaseIterable, Codable, Codin
     case notification, blog, attachment, anonymousBlock
     /// The id of a deleted entry, post or comment (``RetiredIDRecord``).
     case retiredID
+    /// A write made on a device and not yet sent to the server (``OutboxRecord``): what an offline backend's
+    /// outbox holds, written in the same transaction as the write itself.
+    case outbox
 }
 
 /// A table: the rows of one ``RecordKind``, and how a row is wrapped in and taken out of a ``StoreRecord``.

@@ -87,6 +87,7 @@ extension RecordKey {
         case .blog: .blog
         case .attachment: .attachment
         case .retiredID: .retiredID
+        case .outbox: .outbox
         }
     }
 }

@@ -83,6 +83,11 @@ public enum StorageSchema {
         if case .retiredID(let row) = $0 { row } else { nil }
     }
 
+    /// The `outbox` table: writes an offline backend made on the device and has not yet delivered.
+    public static let outbox = StorageTable<OutboxRecord>(.outbox, wrap: StoreRecord.outbox) {
+        if case .outbox(let row) = $0 { row } else { nil }
+    }
+
     // MARK: Indices
 
     /// Users by ``Validation/nicknameKey(_:)``, so look-alike nicknames collide.
@@ -111,6 +116,8 @@ public enum StorageSchema {
     public static let attachmentsByOwner = StorageIndex<Attachment, User.ID>("attachments.ownerID", on: attachments) {
         [$0.ownerID]
     }
+    /// A user's outbox entries (``OutboxRecord``).
+    public static let outboxByUser = StorageIndex<OutboxRecord, User.ID>("outbox.userID", on: outbox) { [$0.userID] }
     /// The `diariesByAuthor` index.
     public static let diariesByAuthor = StorageIndex<Diary, User.ID>("diaries.authorID", on: diaries) { [$0.authorID] }
     /// The `diariesByAuthorMonth` index.
@@ -258,6 +265,7 @@ public enum StorageSchema {
         postsByImportKey, postsByImage, commentsByTarget, commentsByParent, commentsByAuthor, likesByUser, likesByPost,
         followsByFollower, followsByFollowed, blocksByBlocker, blocksByBlocked, anonymousBlocksByBlocker,
         anonymousBlocksByBlocked, reportsByReporter, notificationsByRecipient, notificationsByActor, blogsByOwner,
+        outboxByUser,
     ]
 
     /// Every listing, for stores that derive theirs from the declarations.

@@ -33,6 +33,8 @@ package enum LocalRecordOrder {
         case (.blog(let a), .blog(let b)): return a < b
         case (.retiredID(let a), .retiredID(let b)):
             return EntityID<RetiredIDRecord>(a) < EntityID<RetiredIDRecord>(b)
+        case (.outbox(let a), .outbox(let b)):
+            return EntityID<OutboxRecord>(a) < EntityID<OutboxRecord>(b)
         default: return position[lhs.kind]! < position[rhs.kind]!
         }
     }

@@ -27,6 +27,7 @@ package enum LocalSchema {
         case .attachment: 15
         case .anonymousBlock: 16
         case .retiredID: 17
+        case .outbox: 18
         }
     }
 

@@ -209,6 +209,43 @@ public struct RetiredIDRecord: Hashable, Sendable {
     }
 }
 
+/// A write made on a device and not yet delivered to the server: one entry of an offline backend's outbox.
+///
+/// The offline backend (`DiarySDKOffline`) puts one in the same transaction as the local write it stands for, so
+/// the write and its place in the outbox are durable together or not at all, and removes it in the transaction
+/// that records the server's answer. The core only stores it: what `operation` and `payload` mean is the offline
+/// backend's.
+@_spi(Storage)
+public struct OutboxRecord: Hashable, Sendable {
+    /// The entry's id, sent as the write's `Idempotency-Key` on every attempt.
+    public var id: UUID
+    /// The entry's place in its user's outbox: entries are sent in increasing order.
+    public var sequence: Int
+    /// Who made the write.
+    public var userID: User.ID
+    /// The repository operation, for example `"diaries.write"`.
+    public var operation: String
+    /// The operation's arguments, as JSON text written by the offline backend.
+    public var payload: String
+    /// When the write was made on the device.
+    public var createdAt: Date
+    /// How many times sending it failed for a reason other than the server's answer (the network, the server down).
+    public var attempts: Int
+
+    public init(
+        id: UUID, sequence: Int, userID: User.ID, operation: String, payload: String, createdAt: Date,
+        attempts: Int = 0
+    ) {
+        self.id = id
+        self.sequence = sequence
+        self.userID = userID
+        self.operation = operation
+        self.payload = payload
+        self.createdAt = createdAt
+        self.attempts = attempts
+    }
+}
+
 /// One stored row of any kind: the unit of snapshots, journals and change events.
 ///
 /// Rows are not written through the public types' coding: `StoreRecord`'s `Codable` (`{"kind": row}`, for example
@@ -235,6 +272,7 @@ public indirect enum StoreRecord: Hashable, Sendable {
     case blog(Blog)
     case attachment(Attachment)
     case retiredID(RetiredIDRecord)
+    case outbox(OutboxRecord)
 
     public var key: RecordKey {
         switch self {
@@ -256,6 +294,7 @@ public indirect enum StoreRecord: Hashable, Sendable {
         case .blog(let value): .blog(value.id)
         case .attachment(let value): .attachment(value.id)
         case .retiredID(let value): .retiredID(value.id)
+        case .outbox(let value): .outbox(value.id)
         }
     }
 }
@@ -281,6 +320,7 @@ public enum RecordKey: Hashable, Sendable {
     case blog(Blog.ID)
     case attachment(Attachment.ID)
     case retiredID(UUID)
+    case outbox(UUID)
 }
 
 /// One change a transaction made: the row before and after (`nil` for an insert's before or a delete's after).

@@ -45,7 +45,7 @@ enum PostgresRowCoding {
         case .notification(let id): id.postgresKeyText
         case .blog(let id): id.postgresKeyText
         case .attachment(let id): id.postgresKeyText
-        case .retiredID(let id): id.postgresKeyText
+        case .retiredID(let id), .outbox(let id): id.postgresKeyText
         }
     }
 

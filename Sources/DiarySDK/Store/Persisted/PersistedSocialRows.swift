@@ -205,3 +205,38 @@ package struct PersistedRetiredID: PersistedValue {
         try row.encodeDate(value.retiredAt, forKey: .retiredAt)
     }
 }
+
+/// A persisted ``OutboxRecord`` row: `{"id": "…", "sequence": 3, "userID": "…", "operation": "diaries.write",
+/// "payload": "{…}", "createdAt": "…", "attempts": 0}`.
+package struct PersistedOutboxEntry: PersistedValue {
+    package var value: OutboxRecord
+
+    package init(_ value: OutboxRecord) {
+        self.value = value
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, sequence, userID, operation, payload, createdAt, attempts
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        value = OutboxRecord(
+            id: try row.decodeID(EntityID<OutboxRecord>.self, forKey: .id).rawValue,
+            sequence: try row.decode(Int.self, forKey: .sequence), userID: try row.decodeID(forKey: .userID),
+            operation: try row.decode(String.self, forKey: .operation),
+            payload: try row.decode(String.self, forKey: .payload), createdAt: try row.decodeDate(forKey: .createdAt),
+            attempts: try row.decode(Int.self, forKey: .attempts))
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encodeID(EntityID<OutboxRecord>(value.id), forKey: .id)
+        try row.encode(value.sequence, forKey: .sequence)
+        try row.encodeID(value.userID, forKey: .userID)
+        try row.encode(value.operation, forKey: .operation)
+        try row.encode(value.payload, forKey: .payload)
+        try row.encodeDate(value.createdAt, forKey: .createdAt)
+        try row.encode(value.attempts, forKey: .attempts)
+    }
+}

@@ -26,13 +26,15 @@ extension RecordKey: Codable {
         case .blog(let blog): (.blog, [id(blog)])
         case .attachment(let attachment): (.attachment, [id(attachment)])
         case .retiredID(let uuid): (.retiredID, [WireText.lowercase(uuid)])
+        case .outbox(let uuid): (.outbox, [WireText.lowercase(uuid)])
         }
     }
 
     /// The names of a kind's key fields, as in its row.
     private static func fieldNames(of kind: StoreRecord.Kind) -> [String] {
         switch kind {
-        case .user, .diary, .book, .comment, .post, .report, .notification, .blog, .attachment, .retiredID: ["id"]
+        case .user, .diary, .book, .comment, .post, .report, .notification, .blog, .attachment, .retiredID,
+            .outbox: ["id"]
         case .credential: ["userID"]
         case .session: ["tokenHash"]
         case .device: ["userID", "token"]
@@ -79,6 +81,7 @@ extension RecordKey: Codable {
             case .blog: .blog(try id(0))
             case .attachment: .attachment(try id(0))
             case .retiredID: .retiredID((try id(0) as EntityID<RetiredIDRecord>).rawValue)
+            case .outbox: .outbox((try id(0) as EntityID<OutboxRecord>).rawValue)
             }
     }
 

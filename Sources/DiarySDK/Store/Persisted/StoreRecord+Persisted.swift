@@ -32,6 +32,7 @@ extension StoreRecord {
         case .blog(let value): return try encode(PersistedBlog(value))
         case .attachment(let value): return try encode(PersistedAttachment(value))
         case .retiredID(let value): return try encode(PersistedRetiredID(value))
+        case .outbox(let value): return try encode(PersistedOutboxEntry(value))
         }
     }
 
@@ -65,6 +66,7 @@ extension StoreRecord {
         case .blog: return try decode(PersistedBlog.self).map { .blog($0.value) }
         case .attachment: return try decode(PersistedAttachment.self).map { .attachment($0.value) }
         case .retiredID: return try decode(PersistedRetiredID.self).map { .retiredID($0.value) }
+        case .outbox: return try decode(PersistedOutboxEntry.self).map { .outbox($0.value) }
         }
     }
 }
@@ -106,6 +108,7 @@ extension StoreRecord: Codable {
         case .blog: self = .blog(try container.decodeRow(PersistedBlog.self, forKey: kind))
         case .attachment: self = .attachment(try container.decodeRow(PersistedAttachment.self, forKey: kind))
         case .retiredID: self = .retiredID(try container.decodeRow(PersistedRetiredID.self, forKey: kind))
+        case .outbox: self = .outbox(try container.decodeRow(PersistedOutboxEntry.self, forKey: kind))
         }
     }
 
@@ -129,6 +132,7 @@ extension StoreRecord: Codable {
         case .blog(let value): try container.encode(PersistedBlog(value), forKey: kind)
         case .attachment(let value): try container.encode(PersistedAttachment(value), forKey: kind)
         case .retiredID(let value): try container.encode(PersistedRetiredID(value), forKey: kind)
+        case .outbox(let value): try container.encode(PersistedOutboxEntry(value), forKey: kind)
         }
     }
 }

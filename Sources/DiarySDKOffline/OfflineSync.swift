@@ -1,0 +1,546 @@
+@_spi(Storage) @_spi(Engine) import DiarySDK
+import DiarySDKHTTP
+import Foundation
+
+/// Sends the outbox and keeps the replica in step with the server, for one signed-in user at a time.
+///
+/// One loop per backend runs the syncs one after another: each sends the outbox in order (stopping at the first
+/// entry the server cannot be reached for, which is retried with backoff), then, when due, refreshes the user's
+/// entries from the server. Live changes from the server are applied as they arrive. Everything that changes the
+/// replica goes through ``apply(_:)``, one local transaction each, so the outbox and the rows it is about change
+/// together.
+actor OfflineSync {
+    private let replica: any DiaryStorage
+    private let remote: DiaryRepositories
+    private let metadata: SyncMetadataFile
+    private let clock: any DiaryClock
+    private let retryDelays: ClosedRange<TimeInterval>
+    private let refreshInterval: TimeInterval
+
+    private var userID: User.ID?
+    private var state = SyncState.signedOut
+    private var subscribers: [UUID: AsyncStream<SyncState>.Continuation] = [:]
+    private var needsRefresh = true
+    private var lastRefresh: Date?
+    private var delay: TimeInterval
+    private var retry: Task<Void, Never>?
+    private var live: Task<Void, Never>?
+    private var loop: Task<Void, Never>?
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var generation = 0
+    private var runningPass: Task<Void, Never>?
+    /// Counts passes, to tell the writes sent together (``SyncMetadata/AcknowledgedWrite/pass``).
+    private var passNumber = Int.random(in: 0..<(1 << 40))
+    private let kicks: AsyncStream<Void>
+    private let kick: AsyncStream<Void>.Continuation
+
+    init(
+        replica: any DiaryStorage, remote: DiaryRepositories, metadata: SyncMetadataFile, clock: any DiaryClock,
+        retryDelays: ClosedRange<TimeInterval>, refreshInterval: TimeInterval
+    ) {
+        self.replica = replica
+        self.remote = remote
+        self.metadata = metadata
+        self.clock = clock
+        self.retryDelays = retryDelays
+        self.refreshInterval = refreshInterval
+        self.delay = retryDelays.lowerBound
+        (kicks, kick) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    // MARK: - Lifecycle
+
+    /// Starts the loop; called once by the backend.
+    func start() {
+        guard loop == nil else { return }
+        loop = Task { [kicks] in
+            for await _ in kicks {
+                await self.pass()
+            }
+        }
+    }
+
+    /// Stops the loop, the live changes and any retry.
+    func stop() {
+        loop?.cancel()
+        live?.cancel()
+        retry?.cancel()
+        kick.finish()
+        for subscriber in subscribers.values { subscriber.finish() }
+        subscribers = [:]
+        resumeWaiters()
+    }
+
+    /// Syncs for `userID` from now on (`nil`: signed out, nothing is sent).
+    func setUser(_ userID: User.ID?) async {
+        guard userID != self.userID else { return }
+        self.userID = userID
+        generation += 1
+        live?.cancel()
+        live = nil
+        retry?.cancel()
+        delay = retryDelays.lowerBound
+        needsRefresh = true
+        if let userID {
+            let key = userID.rawValue.uuidString
+            let stored = metadata.current
+            state = SyncState(
+                userID: userID, pendingWrites: (try? await pendingCount(userID)) ?? 0, connectivity: .unknown,
+                isSyncing: false, lastSyncedAt: stored.lastSyncedAt[key], lastError: nil,
+                conflicts: stored.conflicts[key] ?? [])
+            startLiveChanges(for: userID)
+            kick.yield()
+        } else {
+            state = .signedOut
+        }
+        publish()
+    }
+
+    /// Asks for a sync soon (after a local write).
+    nonisolated func wake() {
+        kick.yield()
+    }
+
+    // MARK: - Observation
+
+    var current: SyncState { state }
+
+    func subscribe() -> AsyncStream<SyncState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SyncState.self, bufferingPolicy: .bufferingNewest(16))
+        let id = UUID()
+        subscribers[id] = continuation
+        continuation.yield(state)
+        continuation.onTermination = { _ in Task { await self.unsubscribe(id) } }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
+    }
+
+    private func publish() {
+        for subscriber in subscribers.values { subscriber.yield(state) }
+    }
+
+    /// Forgets conflicts up to and including `id`.
+    func clearConflicts(through id: Int) throws {
+        guard let userID else { return }
+        let key = userID.rawValue.uuidString
+        state.conflicts = try metadata.update { metadata in
+            metadata.conflicts[key, default: []].removeAll { $0.id <= id }
+            return metadata.conflicts[key] ?? []
+        }
+        publish()
+    }
+
+    /// Whether the last attempt found the server unreachable.
+    var isOffline: Bool { state.connectivity == .offline }
+
+    /// Counts the pending writes again after a local write, and asks for a sync.
+    func queued() async {
+        guard let userID else { return }
+        if let count = try? await pendingCount(userID) { state.pendingWrites = count }
+        publish()
+        kick.yield()
+    }
+
+    // MARK: - Syncing
+
+    /// Runs a sync now and waits for it: every pending write sent (or the server found unreachable), then the
+    /// entries refreshed.
+    /// - Throws: The error that stopped it (`.unavailable` when the server could not be reached).
+    func syncNow() async throws {
+        needsRefresh = true
+        await pass()
+        if let error = state.lastError { throw error }
+    }
+
+    /// Sends the outbox up to and including `entry`, unless the server cannot be reached.
+    /// - Returns: The server's refusal of that entry, if it refused it.
+    func deliver(through entry: UUID) async -> DiaryError? {
+        await pass()
+        return refusals.removeValue(forKey: entry)
+    }
+
+    /// Refusals of entries that a caller of ``deliver(through:)`` may be waiting for.
+    private var refusals: [UUID: DiaryError] = [:]
+
+    /// One sync pass: the outbox, then a refresh when due. Passes never overlap: a pass asked for while one runs
+    /// waits for it and then runs its own, so it sees every write made before it was asked for.
+    private func pass() async {
+        let previous = runningPass
+        let task = Task {
+            await previous?.value
+            await self.runPass()
+        }
+        runningPass = task
+        await task.value
+    }
+
+    private func runPass() async {
+        guard let userID else { return }
+        passNumber += 1
+        let generation = self.generation
+        state.isSyncing = true
+        publish()
+        do {
+            try await sendOutbox(of: userID)
+            let due = lastRefresh.map { clock.now().timeIntervalSince($0) >= refreshInterval } ?? true
+            if needsRefresh || due {
+                try await refresh(userID)
+                needsRefresh = false
+                lastRefresh = clock.now()
+            }
+            guard generation == self.generation else { return }
+            state.connectivity = .online
+            state.lastError = nil
+            let now = clock.now()
+            state.lastSyncedAt = now
+            try? metadata.update { $0.lastSyncedAt[userID.rawValue.uuidString] = now }
+            delay = retryDelays.lowerBound
+            retry?.cancel()
+            scheduleKick(after: refreshInterval)
+        } catch {
+            guard generation == self.generation else { return }
+            let error = DiaryError.wrapping(error)
+            state.lastError = error
+            if Self.isUnreachable(error) { state.connectivity = .offline }
+            scheduleKick(after: delay)
+            delay = min(delay * 2, retryDelays.upperBound)
+        }
+        state.isSyncing = false
+        state.pendingWrites = (try? await pendingCount(userID)) ?? state.pendingWrites
+        publish()
+    }
+
+    private func scheduleKick(after seconds: TimeInterval) {
+        retry?.cancel()
+        // Jitter, so devices that lost the server together do not come back in step.
+        let wait = seconds * Double.random(in: 0.8...1.2)
+        retry = Task { [kick] in
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+            if !Task.isCancelled { kick.yield() }
+        }
+    }
+
+    private func resumeWaiters() {
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+
+    /// Errors after which the same write is sent again later: the server was not reached, answered 5xx or 429,
+    /// or the session must be refreshed or signed in again first.
+    static func isUnreachable(_ error: DiaryError) -> Bool {
+        [.unavailable, .server, .rateLimited, .cancelled].contains(error.code)
+    }
+
+    private static func isRetryable(_ error: DiaryError) -> Bool {
+        isUnreachable(error) || error.code == .unauthenticated
+    }
+
+    // MARK: - The outbox
+
+    private func pendingCount(_ userID: User.ID) async throws -> Int {
+        try await replica.read("offline.pending") { reader in
+            try await reader.count(StorageSchema.outboxByUser, equalTo: userID, where: .none)
+        }
+    }
+
+    private func outbox(of userID: User.ID) async throws -> [OutboxRecord] {
+        try await replica.read("offline.outbox") { reader in
+            try await reader.rows(StorageSchema.outboxByUser, equalTo: userID)
+        }.sorted { $0.sequence < $1.sequence }
+    }
+
+    /// Sends every entry of the outbox in order.
+    /// - Throws: The first error after which an entry must be sent again (the server unreachable); entries the
+    ///   server refused are settled and the rest are sent.
+    private func sendOutbox(of userID: User.ID) async throws {
+        for entry in try await outbox(of: userID) {
+            guard let operation = OutboxOperation(rawValue: entry.operation) else {
+                throw DiaryError(
+                    .storageCorrupted, "the outbox entry \(entry.id) names an unknown operation '\(entry.operation)'")
+            }
+            let payload = try OutboxPayload.decode(entry)
+            let outcome: Outcome
+            do {
+                outcome = try await send(operation, payload, key: entry.id, userID: userID)
+            } catch let error as DiaryError where Self.isRetryable(error) {
+                throw error
+            }
+            try await settle(entry, operation, payload, outcome, userID: userID)
+            state.pendingWrites = max(0, state.pendingWrites - 1)
+            publish()
+        }
+    }
+
+    /// What the server made of an outbox entry.
+    private enum Outcome {
+        /// It was applied; the entry as the server has it now (`nil`: deleted).
+        case applied(Diary?)
+        /// It was refused; the entry as the server has it (`nil`: it does not exist there).
+        case refused(DiaryError, server: Diary?)
+    }
+
+    private func send(
+        _ operation: OutboxOperation, _ payload: OutboxPayload, key: UUID, userID: User.ID
+    ) async throws -> Outcome {
+        let diaries = remote.diaries
+        let id = payload.entryID
+        do {
+            return try await HTTPBackend.withIdempotencyKey(key.uuidString.lowercased()) {
+                switch operation {
+                case .writeDiary:
+                    guard let draft = payload.draft else { throw Self.malformed(key, operation) }
+                    return .applied(try await diaries.write(draft))
+                case .editDiary:
+                    guard let edit = payload.edit else { throw Self.malformed(key, operation) }
+                    return .applied(try await diaries.edit(id, edit.diaryEdit))
+                case .deleteDiary:
+                    try await diaries.delete(id)
+                    return .applied(nil)
+                case .setHidden:
+                    guard let flag = payload.flag else { throw Self.malformed(key, operation) }
+                    return .applied(try await diaries.setHidden(id, flag))
+                case .setFavourite:
+                    guard let flag = payload.flag else { throw Self.malformed(key, operation) }
+                    return .applied(try await diaries.setFavourite(id, flag))
+                }
+            }
+        } catch let error as DiaryError where !Self.isRetryable(error) && error.code != .storageCorrupted {
+            // The write itself was answered. What the server has decides what the replica shows.
+            let server: Diary?
+            do {
+                server = try await diaries.entry(id)
+            } catch let lookup as DiaryError where lookup.code == .notFound {
+                server = nil
+            }
+            switch (operation, error.code, server) {
+            case (.deleteDiary, .notFound, nil):
+                // Already deleted (another device, or this delete's first attempt).
+                return .applied(nil)
+            case (.writeDiary, .conflict, let server?) where server.authorID == userID:
+                // The create was applied by an earlier attempt whose answer was lost and whose idempotency record
+                // is gone: the id is ours and the entry is there.
+                return .applied(server)
+            default:
+                return .refused(error, server: server)
+            }
+        }
+    }
+
+    private static func malformed(_ key: UUID, _ operation: OutboxOperation) -> DiaryError {
+        DiaryError(.storageCorrupted, "the outbox entry \(key) (\(operation.rawValue)) lacks its arguments")
+    }
+
+    /// Records the server's answer: removes the entry from the outbox and, unless later entries still change the
+    /// same row, makes the replica show what the server has, in one local transaction.
+    private func settle(
+        _ entry: OutboxRecord, _ operation: OutboxOperation, _ payload: OutboxPayload, _ outcome: Outcome,
+        userID: User.ID
+    ) async throws {
+        let id = payload.entryID
+        let written: Diary? = try await replica.read("offline.settle") { try await $0.diary(id) }
+        let server: Diary?
+        var conflict: SyncConflict.Kind?
+        var error: DiaryError?
+        switch outcome {
+        case .applied(let value):
+            server = value
+        case .refused(let refusal, let value):
+            server = value
+            error = refusal
+            conflict = value == nil && operation != .writeDiary ? .deletedOnServer : .rejected
+        }
+        try await replica.write("offline.settle") { transaction in
+            try await transaction.remove(.outbox(entry.id))
+            guard try await !Self.hasPending(id, userID: userID, in: transaction) else { return }
+            try await Self.show(server, for: id, in: transaction)
+        }
+        let key = userID.rawValue.uuidString
+        let fields = payload.fields(of: operation)
+        try metadata.update { metadata in
+            if case .applied(let value?) = outcome, !fields.isEmpty {
+                var acknowledged = metadata.acknowledged[key, default: [:]]
+                // The fields of this device's latest writes to the entry: those sent in this pass. An earlier pass's
+                // writes were there for the other devices to see before they wrote, so replacing them later is an
+                // edit, not a conflict.
+                let earlier = acknowledged[id.rawValue.uuidString].flatMap { $0.pass == passNumber ? $0.fields : nil }
+                acknowledged[id.rawValue.uuidString] = .init(
+                    value: value, fields: fields.union(earlier ?? []), pass: passNumber)
+                if acknowledged.count > SyncMetadata.acknowledgedLimit {
+                    let oldest = acknowledged.min { $0.value.value.updatedAt < $1.value.value.updatedAt }
+                    if let oldest { acknowledged[oldest.key] = nil }
+                }
+                metadata.acknowledged[key] = acknowledged
+            } else if case .applied(nil) = outcome {
+                metadata.acknowledged[key]?[id.rawValue.uuidString] = nil
+            }
+        }
+        if let conflict {
+            record(
+                conflict, entryID: id, fields: fields.isEmpty ? Set(DiaryField.allCases) : fields, written: written,
+                server: server, error: error, userID: userID)
+            refusals[entry.id] = error
+        }
+    }
+
+    /// Whether the outbox still holds a write about entry `id`.
+    private static func hasPending(_ id: Diary.ID, userID: User.ID, in reader: any StorageReader) async throws -> Bool {
+        for entry in try await reader.rows(StorageSchema.outboxByUser, equalTo: userID)
+        where try OutboxPayload.decode(entry).entryID == id {
+            return true
+        }
+        return false
+    }
+
+    /// Makes the replica hold the server's version of entry `id` (none: it is deleted). Entries in books are not
+    /// kept in the replica (books are read from the server).
+    private static func show(_ server: Diary?, for id: Diary.ID, in transaction: any StorageTransaction) async throws {
+        if let server, server.bookID == nil {
+            try await transaction.put(.diary(server))
+        } else if try await transaction.diary(id) != nil {
+            try await transaction.remove(.diary(id))
+        }
+    }
+
+    private func record(
+        _ kind: SyncConflict.Kind, entryID: Diary.ID, fields: Set<DiaryField>, written: Diary?, server: Diary?,
+        error: DiaryError?, userID: User.ID
+    ) {
+        let key = userID.rawValue.uuidString
+        let now = clock.now()
+        let conflicts = try? metadata.update { metadata in
+            let conflict = SyncConflict(
+                id: metadata.nextConflictID, kind: kind, entryID: entryID, fields: fields, written: written,
+                server: server, errorCode: error?.code.rawValue, errorMessage: error?.message, detectedAt: now)
+            metadata.nextConflictID += 1
+            var list = metadata.conflicts[key, default: []]
+            list.append(conflict)
+            if list.count > SyncMetadata.conflictLimit { list.removeFirst(list.count - SyncMetadata.conflictLimit) }
+            metadata.conflicts[key] = list
+            return list
+        }
+        if let conflicts, userID == self.userID { state.conflicts = conflicts }
+    }
+
+    // MARK: - Refreshing from the server
+
+    /// Reads every entry of the user's from the server and makes the replica match, except entries the outbox
+    /// still changes.
+    private func refresh(_ userID: User.ID) async throws {
+        var server: [Diary.ID: Diary] = [:]
+        var page = PageRequest.first(size: PageRequest.maximumSize)
+        while true {
+            let found = try await remote.diaries.entries(
+                DiaryQuery(authorID: userID, includeHidden: true), page: page)
+            for diary in found.items where diary.bookID == nil { server[diary.id] = diary }
+            guard !found.isLastPage, let cursor = found.nextCursor else { break }
+            page = .after(cursor, size: PageRequest.maximumSize)
+        }
+        let local: [Diary] = try await replica.read("offline.refresh") { reader in
+            try await reader.rows(StorageSchema.diariesByAuthor, equalTo: userID)
+        }
+        var ids = Set(server.keys)
+        for diary in local where diary.bookID == nil { ids.insert(diary.id) }
+        try await applyServerVersions(ids.map { ($0, server[$0]) }, userID: userID)
+    }
+
+    /// Makes the replica show the server's current versions of entries (`nil`: deleted), skipping entries with
+    /// pending writes, and records a conflict where one replaced what the user wrote.
+    ///
+    /// The versions must be current: read from the server after every write this device sent was answered (a
+    /// refresh, or a read after a live change). A live change's own value may be older than a write of this device
+    /// answered since, so it is never applied as it is (see ``receive(_:userID:generation:)``). Timestamps are not
+    /// used to order versions: two writes can carry the same `updatedAt`, and device clocks differ.
+    private func applyServerVersions(_ versions: [(Diary.ID, Diary?)], userID: User.ID) async throws {
+        guard !versions.isEmpty else { return }
+        let key = userID.rawValue.uuidString
+        let acknowledged = metadata.current.acknowledged[key] ?? [:]
+        let applied: [(Diary.ID, Diary?, Diary?)] = try await replica.write("offline.refresh") { transaction in
+            var pending: Set<Diary.ID> = []
+            for entry in try await transaction.rows(StorageSchema.outboxByUser, equalTo: userID) {
+                pending.insert(try OutboxPayload.decode(entry).entryID)
+            }
+            var applied: [(Diary.ID, Diary?, Diary?)] = []
+            for (id, server) in versions where !pending.contains(id) {
+                let local = try await transaction.diary(id)
+                if server == local { continue }
+                if let server, server.authorID != userID { continue }
+                try await Self.show(server, for: id, in: transaction)
+                applied.append((id, local, server))
+            }
+            return applied
+        }
+        for (id, _, server) in applied {
+            guard let mine = acknowledged[id.rawValue.uuidString] else { continue }
+            if let server {
+                let replaced = mine.fields.filter { $0.differs(mine.value, server) }
+                guard !replaced.isEmpty else { continue }
+                record(.overwritten, entryID: id, fields: replaced, written: mine.value, server: server, error: nil, userID: userID)
+            } else {
+                record(.deletedOnServer, entryID: id, fields: mine.fields, written: mine.value, server: nil, error: nil, userID: userID)
+            }
+            try? metadata.update { $0.acknowledged[key]?[id.rawValue.uuidString] = nil }
+        }
+        if !applied.isEmpty { publish() }
+    }
+
+    // MARK: - Live changes
+
+    private func startLiveChanges(for userID: User.ID) {
+        let key = userID.rawValue.uuidString
+        let position = metadata.current.positions[key]
+        let changes = remote.changes
+        let generation = self.generation
+        live = Task {
+            for await event in changes.changes(.entities([.diary]), after: position) {
+                await self.receive(event, userID: userID, generation: generation)
+            }
+        }
+    }
+
+    private static func isOwn(_ userID: User.ID) -> @Sendable (ChangeValue) -> Bool {
+        { value in
+            if case .diary(let diary) = value { diary.authorID == userID } else { false }
+        }
+    }
+
+    private func receive(_ event: ChangeEvent, userID: User.ID, generation: Int) async {
+        guard generation == self.generation else { return }
+        do {
+            switch event {
+            case .opened:
+                break
+            case .reloadRequired:
+                needsRefresh = true
+                kick.yield()
+            case .changed(let change):
+                guard change.entity == .diary else { break }
+                let id = Diary.ID(change.id)
+                let local = try await replica.read("offline.live") { try await $0.diary(id) }
+                if case .diary(let diary)? = change.value, diary == local {
+                    // The echo of what the replica holds (usually this device's own write).
+                    break
+                }
+                guard change.kind == .deleted || local != nil || change.value.map(Self.isOwn(userID)) == true else {
+                    break
+                }
+                // The event's value may be older than a write of this device answered since: read the entry now.
+                let current: Diary?
+                do {
+                    current = try await remote.diaries.entry(id)
+                } catch let error as DiaryError where error.code == .notFound {
+                    current = nil
+                }
+                try await applyServerVersions([(id, current)], userID: userID)
+            }
+            let position = event.position
+            try metadata.update { $0.positions[userID.rawValue.uuidString] = position }
+            state.connectivity = .online
+        } catch {
+            state.lastError = DiaryError.wrapping(error)
+            publish()
+        }
+    }
+}

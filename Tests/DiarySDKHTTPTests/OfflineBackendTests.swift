@@ -1,0 +1,200 @@
+import DiarySDK
+import DiarySDKHTTP
+import DiarySDKOffline
+import Foundation
+import Testing
+
+/// The offline backend against a real reference server (on the file store) that the tests stop and start again on
+/// the same port and data directory.
+@Suite("Offline backend against the reference server")
+struct OfflineBackendTests {
+    /// A server the test can stop and bring back on the same address with the same data.
+    final class RestartableServer: @unchecked Sendable {
+        let dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("offline-server-\(UUID())")
+        private(set) var server: ReferenceServer
+        let port: Int
+
+        init() async throws {
+            server = try await ReferenceServer.start(extraArguments: [], dataDirectory: dataDirectory)
+            port = server.baseURL.port ?? 0
+        }
+
+        var baseURL: URL { server.baseURL }
+
+        func stop() async throws { try await server.stopAndWait() }
+
+        func restart() async throws {
+            server = try await ReferenceServer.start(extraArguments: ["--port", "\(port)"], dataDirectory: dataDirectory)
+        }
+    }
+
+    static func device(_ server: RestartableServer, _ label: String = "device", acknowledgement: OfflineBackend.WriteAcknowledgement = .local) throws -> (OfflineBackend, URL) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offline-\(label)-\(UUID())")
+        var configuration = OfflineBackend.Configuration(
+            directory: directory, serverURL: server.baseURL, acknowledgement: acknowledgement, retryDelays: 0.05...0.2)
+        configuration.server.retry = RetryPolicy(maximumAttempts: 1)
+        configuration.server.timeout = 5
+        return (try OfflineBackend(configuration: configuration), directory)
+    }
+
+    /// The server's view of a user's entries, read with a fresh HTTP client.
+    static func serverEntries(_ server: RestartableServer, email: String) async throws -> [Diary] {
+        let sdk = HTTPBackend(configuration: .init(baseURL: server.baseURL)).repositories
+        _ = try await sdk.accounts.signIn(.password(email: email, password: "correct horse battery"))
+        var entries: [Diary] = []
+        let diaries = sdk.diaries
+        let pages = PageSequence(first: .first(size: 100)) { try await diaries.entries(DiaryQuery(includeHidden: true), page: $0) }
+        for try await diary in pages.items { entries.append(diary) }
+        return entries
+    }
+
+    static func signUp(_ backend: OfflineBackend, _ name: String) async throws -> User {
+        try await backend.repositories.accounts.signUp(
+            SignUpRequest(email: "\(name)@example.com", password: "correct horse battery", nickname: name))
+    }
+
+    @Test func writesMadeWhileTheServerIsDownArriveOnceAfterItComesBack() async throws {
+        let server = try await RestartableServer()
+        let (backend, _) = try Self.device(server)
+        let sdk = backend.repositories
+        let user = try await Self.signUp(backend, "subway")
+        let first = try await sdk.diaries.write(DiaryDraft(title: "Before", body: "Written online."))
+        try await backend.sync()
+        #expect(try await Self.serverEntries(server, email: "subway@example.com").map(\.id) == [first.id])
+
+        try await server.stop()
+        let offline = try await sdk.diaries.write(DiaryDraft(title: "Tunnel", body: "Written with no server."))
+        let kept = try await sdk.diaries.write(DiaryDraft(title: "Kept", body: "Also offline."))
+        _ = try await sdk.diaries.edit(kept.id, DiaryEdit(title: "Kept, edited", mood: .some(nil)))
+        _ = try await sdk.diaries.setFavourite(kept.id, true)
+        try await sdk.diaries.delete(first.id)
+        // Reads answer from the device at once.
+        let page = try await sdk.diaries.entries(DiaryQuery(), page: .first())
+        #expect(Set(page.items.map(\.id)) == [offline.id, kept.id])
+        #expect(try await sdk.diaries.entry(kept.id).title == "Kept, edited")
+        await #expect(throws: DiaryError.self) { try await backend.sync() }
+        var state = await backend.syncState
+        #expect(state.pendingWrites == 5)
+        #expect(state.connectivity == .offline)
+        #expect(state.userID == user.id)
+        // What needs the server fails at once.
+        let started = Date()
+        let error = await #expect(throws: DiaryError.self) { _ = try await sdk.posts.feed(page: .first()) }
+        #expect(error?.code == .unavailable)
+        #expect(Date().timeIntervalSince(started) < 1)
+
+        try await server.restart()
+        try await backend.sync()
+        state = await backend.syncState
+        #expect(state.pendingWrites == 0)
+        #expect(state.connectivity == .online)
+        #expect(state.conflicts.isEmpty)
+        let onServer = try await Self.serverEntries(server, email: "subway@example.com")
+        #expect(Set(onServer.map(\.id)) == [offline.id, kept.id])
+        #expect(onServer.count == 2)
+        let keptOnServer = try #require(onServer.first { $0.id == kept.id })
+        #expect(keptOnServer.title == "Kept, edited")
+        #expect(keptOnServer.isFavourite)
+        try await backend.close()
+        try await server.stop()
+    }
+
+    @Test func aNewLaunchOfflineRestoresTheSessionAndSendsWhatTheLastLaunchQueued() async throws {
+        let server = try await RestartableServer()
+        let (backend, directory) = try Self.device(server)
+        let user = try await Self.signUp(backend, "relaunch")
+        try await server.stop()
+        let entry = try await backend.repositories.diaries.write(DiaryDraft(title: "Queued", body: "Before a relaunch."))
+        try await backend.close()
+
+        var configuration = backend.configuration
+        configuration.directory = directory
+        let relaunched = try OfflineBackend(configuration: configuration)
+        let restored = try await relaunched.repositories.accounts.restoreSession()
+        #expect(restored?.id == user.id)
+        #expect(try await relaunched.repositories.diaries.entry(entry.id).title == "Queued")
+        try await server.restart()
+        try await relaunched.sync()
+        #expect(try await Self.serverEntries(server, email: "relaunch@example.com").map(\.id) == [entry.id])
+        try await relaunched.close()
+        try await server.stop()
+    }
+
+    @Test func twoDevicesEditingTheSameEntryOfflineMergeByFieldAndTheOverwrittenOneIsReported() async throws {
+        let server = try await RestartableServer()
+        let (phone, _) = try Self.device(server, "phone")
+        let (tablet, _) = try Self.device(server, "tablet")
+        _ = try await Self.signUp(phone, "twodevices")
+        _ = try await tablet.repositories.accounts.signIn(.password(email: "twodevices@example.com", password: "correct horse battery"))
+        let entry = try await phone.repositories.diaries.write(DiaryDraft(title: "Shared", body: "First body."))
+        try await phone.sync()
+        try await tablet.sync()
+        #expect(try await tablet.repositories.diaries.entry(entry.id).title == "Shared")
+
+        try await server.stop()
+        _ = try await phone.repositories.diaries.edit(entry.id, DiaryEdit(title: "Phone title", tags: ["phone"]))
+        _ = try await tablet.repositories.diaries.edit(entry.id, DiaryEdit(title: "Tablet title", body: "Tablet body."))
+        try await server.restart()
+        try await phone.sync()
+        try await tablet.sync()
+        try await phone.sync()
+
+        // Last writer by server order wins field by field: the tablet's title and body, the phone's tags.
+        let expected = (title: "Tablet title", body: "Tablet body.", tags: ["phone"])
+        for device in [phone, tablet] {
+            let local = try await device.repositories.diaries.entry(entry.id)
+            #expect((local.title, local.body, local.tags) == expected)
+        }
+        let onServer = try #require(try await Self.serverEntries(server, email: "twodevices@example.com").first)
+        #expect((onServer.title, onServer.body, onServer.tags) == expected)
+        // The phone's title was replaced: reported on the phone, with what it wrote and what the server has.
+        let conflicts = await phone.syncState.conflicts
+        #expect(conflicts.count == 1)
+        #expect(conflicts.first?.kind == .overwritten)
+        #expect(conflicts.first?.fields == [.title])
+        #expect(conflicts.first?.written?.title == "Phone title")
+        #expect(conflicts.first?.server?.title == "Tablet title")
+        #expect(await tablet.syncState.conflicts.isEmpty)
+        try await phone.clearConflicts(through: try #require(conflicts.last?.id))
+        #expect(await phone.syncState.conflicts.isEmpty)
+
+        // A delete wins over an edit made offline on the other device.
+        try await server.stop()
+        try await phone.repositories.diaries.delete(entry.id)
+        _ = try await tablet.repositories.diaries.edit(entry.id, DiaryEdit(body: "Edited after the delete."))
+        try await server.restart()
+        try await phone.sync()
+        try await tablet.sync()
+        await #expect(throws: DiaryError.self) { _ = try await tablet.repositories.diaries.entry(entry.id) }
+        let lost = await tablet.syncState.conflicts
+        #expect(lost.map(\.kind) == [.deletedOnServer])
+        #expect(lost.first?.written?.body == "Edited after the delete.")
+        #expect(try await Self.serverEntries(server, email: "twodevices@example.com").isEmpty)
+        try await phone.close()
+        try await tablet.close()
+        try await server.stop()
+    }
+
+    @Test func aWriteTheServerRefusesIsRolledBackOnTheDeviceAndThrownWhenWaitedFor() async throws {
+        let server = try await RestartableServer()
+        let (phone, _) = try Self.device(server, "phone")
+        let (laptop, _) = try Self.device(server, "laptop", acknowledgement: .serverWhenReachable)
+        _ = try await Self.signUp(phone, "refused")
+        _ = try await laptop.repositories.accounts.signIn(.password(email: "refused@example.com", password: "correct horse battery"))
+        let entry = try await laptop.repositories.diaries.write(DiaryDraft(title: "Both", body: "On both devices."))
+        try await phone.sync()
+        // The phone deletes it; the laptop, online and waiting for the server, edits what the server deleted.
+        try await phone.repositories.diaries.delete(entry.id)
+        try await phone.sync()
+        let error = await #expect(throws: DiaryError.self) {
+            _ = try await laptop.repositories.diaries.edit(entry.id, DiaryEdit(title: "Too late"))
+        }
+        #expect(error?.code == .notFound)
+        await #expect(throws: DiaryError.self) { _ = try await laptop.repositories.diaries.entry(entry.id) }
+        #expect(await laptop.syncState.conflicts.map(\.kind) == [.deletedOnServer])
+        #expect(await laptop.syncState.pendingWrites == 0)
+        try await phone.close()
+        try await laptop.close()
+        try await server.stop()
+    }
+}
