@@ -101,11 +101,18 @@ struct OfflineUsers: UserRepository {
     private var remote: any UserRepository { context.remote.users }
     private var accounts: OfflineAccounts { OfflineAccounts(context: context) }
 
+    /// A profile from the server; the user's own is kept in the replica and read from there while the server
+    /// cannot be reached.
     func user(_ id: User.ID) async throws -> User {
-        if let me = try? await context.userID(), me == id, let user = try await accounts.localUser(id) {
+        guard let me = try? await context.userID(), me == id else {
+            return try await context.online("users.user", write: false) { try await remote.user(id) }
+        }
+        do {
+            return try await kept(try await context.online("users.user", write: false) { try await remote.user(id) })
+        } catch let error as DiaryError where OfflineSync.isUnreachable(error) {
+            guard let user = try await accounts.localUser(id) else { throw error }
             return user
         }
-        return try await context.online("users.user", write: false) { try await remote.user(id) }
     }
 
     func updateProfile(_ edit: ProfileEdit) async throws -> User {

@@ -136,10 +136,13 @@ public final class OfflineBackend: Sendable {
             let context = OfflineContext(backend: self)
             let made = DiaryRepositories(
                 accounts: OfflineAccounts(context: context), users: OfflineUsers(context: context),
-                attachments: OnlineAttachmentRepository(remote: remote.repositories.attachments, link: context),
+                attachments: OfflineAttachments(
+                    context: context,
+                    online: OnlineAttachmentRepository(remote: remote.repositories.attachments, link: context)),
                 diaries: OfflineDiaries(context: context),
                 books: OnlineBookRepository(remote: remote.repositories.books, link: context),
-                posts: OnlinePostRepository(remote: remote.repositories.posts, link: context),
+                posts: OfflinePosts(
+                    context: context, online: OnlinePostRepository(remote: remote.repositories.posts, link: context)),
                 comments: OnlineCommentRepository(remote: remote.repositories.comments, link: context),
                 social: OnlineSocialRepository(remote: remote.repositories.social, link: context),
                 notifications: OnlineNotificationRepository(remote: remote.repositories.notifications, link: context),

@@ -398,6 +398,8 @@ actor OfflineSync {
     /// kept in the replica (books are read from the server).
     private static func show(_ server: Diary?, for id: Diary.ID, in transaction: any StorageTransaction) async throws {
         if let server, server.bookID == nil {
+            try await ReplicaRows.keepAttachments(
+                server.images, owner: server.authorID, at: server.createdAt, in: transaction)
             try await transaction.put(.diary(server))
         } else if try await transaction.diary(id) != nil {
             try await transaction.remove(.diary(id))
@@ -444,6 +446,30 @@ actor OfflineSync {
         var ids = Set(server.keys)
         for diary in local where diary.bookID == nil { ids.insert(diary.id) }
         try await applyServerVersions(ids.map { ($0, server[$0]) }, userID: userID)
+        try await refreshPosts(userID)
+    }
+
+    /// Makes the replica's copy of the user's posts (which the calendar and the streak count) match the server's.
+    private func refreshPosts(_ userID: User.ID) async throws {
+        var server: [Post.ID: Post] = [:]
+        var page = PageRequest.first(size: PageRequest.maximumSize)
+        while true {
+            let found = try await remote.posts.posts(by: userID, page: page)
+            for post in found.items where post.isMine { server[post.id] = post }
+            guard !found.isLastPage, let cursor = found.nextCursor else { break }
+            page = .after(cursor, size: PageRequest.maximumSize)
+        }
+        let found = server
+        try await replica.write("offline.refresh") { transaction in
+            let server = found
+            let local = try await transaction.rows(StorageSchema.postsByAuthor, equalTo: userID)
+            for post in local where server[post.id] == nil {
+                try await ReplicaRows.show(nil, id: post.id, userID: userID, in: transaction)
+            }
+            for post in server.values where ReplicaRows.row(of: post, authorID: userID) != local.first(where: { $0.id == post.id }) {
+                try await ReplicaRows.show(post, id: post.id, userID: userID, in: transaction)
+            }
+        }
     }
 
     /// Makes the replica show the server's current versions of entries (`nil`: deleted), skipping entries with

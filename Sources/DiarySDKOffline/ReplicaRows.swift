@@ -1,0 +1,110 @@
+@_spi(Storage) import DiarySDK
+@_spi(Storage) import DiarySDKFileStore
+import Foundation
+
+/// How server values become replica rows. The replica holds the signed-in user's profile, entries (outside books),
+/// posts (for the calendar and the streak, which count them) and the attachment rows their images name (so a local
+/// edit that keeps an image passes the engine's ownership check). Rows are the server's: they are written as they
+/// are, without the engine's rules, which the server already applied.
+enum ReplicaRows {
+    /// The row of one of the user's own posts (the author sees every field of their own post).
+    static func row(of post: Post, authorID: User.ID) -> PostRecord {
+        PostRecord(
+            id: post.id, authorID: authorID, isAnonymous: post.isAnonymous, title: post.title, body: post.body,
+            tags: post.tags, images: post.images, source: post.source, day: post.day, createdAt: post.createdAt,
+            updatedAt: post.updatedAt)
+    }
+
+    /// Makes sure an attachment row names each image as `owner`'s upload.
+    static func keepAttachments(
+        _ images: [ImageReference], owner: User.ID, at date: Date, in transaction: any StorageTransaction
+    ) async throws {
+        for image in images where try await transaction.attachment(image.id) == nil {
+            try await transaction.put(
+                .attachment(
+                    Attachment(
+                        id: image.id, ownerID: owner, contentType: image.contentType, byteCount: image.byteCount,
+                        createdAt: date)))
+        }
+    }
+
+    /// Puts or removes one of the user's posts.
+    static func show(_ post: Post?, id: Post.ID, userID: User.ID, in transaction: any StorageTransaction) async throws {
+        if let post {
+            try await keepAttachments(post.images, owner: userID, at: post.createdAt, in: transaction)
+            try await transaction.put(.post(row(of: post, authorID: userID)))
+        } else if try await transaction.post(id) != nil {
+            try await transaction.remove(.post(id))
+        }
+    }
+}
+
+/// Posts on the server; the user's own are mirrored into the replica as the server answers, so the calendar and
+/// the streak (which count posts) answer offline.
+struct OfflinePosts: PostRepository {
+    let context: OfflineContext
+    let online: OnlinePostRepository
+
+    private func mirror(_ post: Post) async throws -> Post {
+        guard post.isMine else { return post }
+        let userID = try await context.userID()
+        try await context.backend.replica.storage.write("offline.post") { transaction in
+            try await ReplicaRows.show(post, id: post.id, userID: userID, in: transaction)
+        }
+        return post
+    }
+
+    func publish(_ draft: PostDraft) async throws -> Post { try await mirror(try await online.publish(draft)) }
+
+    func share(_ diaryID: Diary.ID, isAnonymous: Bool) async throws -> Post {
+        try await mirror(try await online.share(diaryID, isAnonymous: isAnonymous))
+    }
+
+    func edit(_ id: Post.ID, _ edit: PostEdit) async throws -> Post { try await mirror(try await online.edit(id, edit)) }
+
+    func delete(_ id: Post.ID) async throws {
+        try await online.delete(id)
+        let userID = try await context.userID()
+        try await context.backend.replica.storage.write("offline.post") { transaction in
+            try await ReplicaRows.show(nil, id: id, userID: userID, in: transaction)
+        }
+    }
+
+    func post(_ id: Post.ID) async throws -> Post { try await online.post(id) }
+    func feed(page: PageRequest) async throws -> Page<Post> { try await online.feed(page: page) }
+    func posts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
+        try await online.posts(by: userID, page: page)
+    }
+    func posts(by userID: User.ID?, on day: LocalDate) async throws -> [Post] {
+        try await online.posts(by: userID, on: day)
+    }
+    func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
+        try await online.search(search, page: page)
+    }
+    func like(_ id: Post.ID) async throws -> Post { try await online.like(id) }
+    func unlike(_ id: Post.ID) async throws -> Post { try await online.unlike(id) }
+    func likedPosts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
+        try await online.likedPosts(by: userID, page: page)
+    }
+    func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User> {
+        try await online.likers(of: id, page: page)
+    }
+}
+
+/// Uploads go to the server; the attachment's row is kept in the replica, so an entry written offline may show it.
+struct OfflineAttachments: AttachmentRepository {
+    let context: OfflineContext
+    let online: OnlineAttachmentRepository
+
+    func upload(_ upload: AttachmentUpload) async throws -> ImageReference {
+        let image = try await online.upload(upload)
+        let userID = try await context.userID()
+        let now = context.backend.configuration.environment.clock.now()
+        try await context.backend.replica.storage.write("offline.attachment") { transaction in
+            try await ReplicaRows.keepAttachments([image], owner: userID, at: now, in: transaction)
+        }
+        return image
+    }
+
+    func data(for id: Attachment.ID) async throws -> Data { try await online.data(for: id) }
+}
