@@ -172,3 +172,54 @@ struct FeedDateParserTests {
         #expect(half.timeIntervalSince1970 == base - 3_600 + 0.5)
     }
 }
+
+@Suite("FeedDateParser canonical RFC 822 path")
+struct FeedDateParserCanonicalRFC822Tests {
+    /// The fixed-position reader must give exactly what the general RFC 822 reader gives, and decline (`nil`) whatever
+    /// it does not take, so that `parse(utf8:)` falls through to the general reader for it.
+    @Test("the fixed-position reader agrees with the general RFC 822 reader on every form it takes, and declines the rest")
+    func agreesWithGeneralReader() {
+        let weekdays = ["Mon", "tue", "WED", "Thu", "Fri", "Sat", "Sun"]
+        let months = ["Jan", "feb", "MAR", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let zones = ["+0000", "+0900", "-0530", "+2359", "-2400", "+0960", "GMT", "gmt", "UT", "UTC", "Z", "EST", "+09", "+09:00"]
+        let days = ["1", "01", "9", "29", "30", "31", "32", "00"]
+        let times = ["00:00:00", "23:59:60", "24:00:00", "24:00:01", "12:60:00", "9:05:00"]
+        var taken = 0
+        var checked = 0
+        for (w, weekday) in weekdays.enumerated() {
+            for (m, month) in months.enumerated() {
+                for day in days {
+                    for time in times where (w + m) % 2 == 0 || time == "00:00:00" {
+                        for zone in zones {
+                            let year = ["2024", "2026", "1900", "0000"][(w + m + day.count) % 4]
+                            let string = "\(weekday), \(day) \(month) \(year) \(time) \(zone)"
+                            let bytes = Array(string.utf8)
+                            let (fast, general) = bytes.withUnsafeBufferPointer {
+                                (FeedDateParser.parseCanonicalRFC822($0), FeedDateParser.parseRFC($0))
+                            }
+                            checked += 1
+                            if let fast {
+                                taken += 1
+                                #expect(fast == general, "\(string)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // The canonical shapes are taken: one- and two-digit days, numeric and zero-offset zones.
+        #expect(taken > 1_000)
+        #expect(checked > taken)
+        let declined = ["Tue, 01 Mar 2026 10:00:00 EST", "Tue, 01 Mar 2026 10:00 +0900", "Tuesday, 01 Mar 2026 10:00:00 +0900",
+                        "Tue 01 Mar 2026 10:00:00 +0900", "Tue, 01 March 2026 10:00:00 +0900", "Tue, 01 Mar 26 10:00:00 +0900",
+                        "Tue, 01 Mar 2026 10:00:00 +09:00", "Tue, 31 Feb 2026 10:00:00 +0900", "Tue, 01 Mar 2026 10:00:00 GMTX",
+                        "Tue, 01 Mar 2026 10:00:00 +0900 (KST)", "Xyz, 01 Mar 2026 10:00:00 +0900"]
+        for string in declined {
+            let bytes = Array(string.utf8)
+            #expect(bytes.withUnsafeBufferPointer { FeedDateParser.parseCanonicalRFC822($0) } == nil, "\(string)")
+        }
+        // The public entry still reads the declined forms the general reader takes.
+        #expect(FeedDateParser.date(from: "Tue, 01 Mar 2026 10:00:00 EST") == Date(timeIntervalSince1970: 1_772_377_200))
+        #expect(FeedDateParser.date(from: "Sun, 01 Mar 2026 10:00:00 +0900") == Date(timeIntervalSince1970: 1_772_326_800))
+    }
+}

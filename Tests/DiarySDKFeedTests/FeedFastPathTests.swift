@@ -366,4 +366,31 @@ struct FeedFastPathTests {
             }
         }
     }
+
+    /// A guid of the same bytes as the item's link shares the link's string; one that differs (by a byte, by length,
+    /// by surrounding blanks) is its own. `isPermaLink` is compared ignoring ASCII case and surrounding blanks only.
+    @Test("a guid equal to the link, or differing from it, and isPermaLink spellings map as before")
+    func guidSharingAndPermaLinkSpellings() throws {
+        let items: [(link: String, guid: String, permaLink: String?, id: String, isPermaLink: Bool, link2: String)] = [
+            ("https://example.com/a", "https://example.com/a", nil, "https://example.com/a", true, "https://example.com/a"),
+            ("https://example.com/a", "https://example.com/b", "true", "https://example.com/b", true, "https://example.com/a"),
+            ("https://example.com/a", " https://example.com/a ", " FALSE ", "https://example.com/a", false, "https://example.com/a"),
+            ("https://example.com/a", "https://example.com/ab", "False", "https://example.com/ab", false, "https://example.com/a"),
+            ("", "https://example.com/c", "fals", "https://example.com/c", true, "https://example.com/c"),
+            ("", "https://example.com/d", "falſe", "https://example.com/d", true, "https://example.com/d"),
+        ]
+        var xml = "<rss version=\"2.0\"><channel><title>t</title>"
+        for item in items {
+            let attribute = item.permaLink.map { " isPermaLink=\"\($0)\"" } ?? ""
+            xml += "<item><link>\(item.link)</link><guid\(attribute)>\(item.guid)</guid></item>"
+        }
+        xml += "</channel></rss>"
+        let feed = try FeedParser().parse(Data(xml.utf8)).feed
+        try #require(feed.items.count == items.count)
+        for (item, expected) in zip(feed.items, items) {
+            #expect(item.id == expected.id)
+            #expect(item.guidIsPermaLink == expected.isPermaLink, "\(expected.permaLink ?? "nil")")
+            #expect(item.link?.absoluteString == expected.link2)
+        }
+    }
 }

@@ -42,8 +42,71 @@ public enum FeedDateParser: Sendable {
         let first = bytes[0]
         if isDigit(first) || first == UInt8(ascii: "-") {
             if let date = parseISO(bytes) { return date }
+        } else if let date = parseCanonicalRFC822(bytes) {
+            return date
         }
         return parseRFC(bytes)
+    }
+
+    /// The canonical RFC 822 / RFC 1123 form almost every RSS feed writes, `Www, DD Mmm YYYY HH:MM:SS ZONE` (one- or
+    /// two-digit day, zone `+hhmm`, `-hhmm`, `GMT`, `UT`, `UTC` or `Z`), read at fixed positions. Every string this
+    /// accepts gives ``parseRFC(_:)``'s fields exactly (the weekday is skipped there too); anything else, and a date
+    /// ``makeDate(_:)`` refuses, returns `nil` and goes through ``parseRFC(_:)``.
+    @inline(__always)
+    static func parseCanonicalRFC822(_ b: UnsafeBufferPointer<UInt8>) -> Date? {
+        // Shortest: "Www, D Mmm YYYY HH:MM:SS Z" (26 bytes); longest: "Www, DD Mmm YYYY HH:MM:SS +hhmm" (31).
+        let n = b.count
+        guard n >= 26, n <= 31, b[3] == UInt8(ascii: ","), b[4] == 0x20, isWeekday(UnsafeBufferPointer(rebasing: b[0..<3])) else {
+            return nil
+        }
+        @inline(__always) func digit(_ k: Int) -> Int? {
+            let c = b[k]
+            return isDigit(c) ? Int(c &- 0x30) : nil
+        }
+        var i = 5
+        guard let d0 = digit(i) else { return nil }
+        var f = Fields()
+        if let d1 = digit(i + 1) {
+            f.day = d0 * 10 + d1
+            i += 2
+        } else {
+            f.day = d0
+            i += 1
+        }
+        // " Mmm YYYY HH:MM:SS " then the zone: 19 bytes.
+        guard i + 19 < n, b[i] == 0x20, b[i + 4] == 0x20, b[i + 9] == 0x20, b[i + 12] == UInt8(ascii: ":"),
+              b[i + 15] == UInt8(ascii: ":"), b[i + 18] == 0x20,
+              isAlpha(b[i + 1]), isAlpha(b[i + 2]), isAlpha(b[i + 3]),
+              let month = monthNumber(UnsafeBufferPointer(rebasing: b[(i + 1)..<(i + 4)])),
+              let y0 = digit(i + 5), let y1 = digit(i + 6), let y2 = digit(i + 7), let y3 = digit(i + 8),
+              let h0 = digit(i + 10), let h1 = digit(i + 11), let m0 = digit(i + 13), let m1 = digit(i + 14),
+              let s0 = digit(i + 16), let s1 = digit(i + 17)
+        else { return nil }
+        f.month = month
+        f.year = ((y0 * 10 + y1) * 10 + y2) * 10 + y3
+        f.hour = h0 * 10 + h1
+        f.minute = m0 * 10 + m1
+        f.second = s0 * 10 + s1
+        i += 19
+        let zone = n - i
+        let sign = b[i]
+        if zone == 5, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            guard let a = digit(i + 1), let c = digit(i + 2), let e = digit(i + 3), let g = digit(i + 4) else { return nil }
+            let hours = a * 10 + c
+            let minutes = e * 10 + g
+            guard hours <= 23, minutes <= 59 else { return nil }
+            f.offsetSeconds = (sign == UInt8(ascii: "+") ? 1 : -1) * (hours * 3_600 + minutes * 60)
+        } else {
+            // GMT, UT, UTC, Z in any case: offset zero.
+            var key: UInt32 = 0
+            for k in i..<n {
+                let c = b[k]
+                guard isAlpha(c) else { return nil }
+                key = key << 8 | UInt32(c | 0x20)
+            }
+            guard zone <= 3, key == 0x67_6D74 || key == 0x75_74 || key == 0x75_7463 || key == 0x7A else { return nil }
+        }
+        return makeDate(f)
     }
 
     // MARK: - Shared helpers

@@ -150,9 +150,18 @@ struct FeedMarkupRepair {
                 let candidates = below20 | ((amp &- ones) & ~amp & highs) | ((lt &- ones) & ~lt & highs)
                 if candidates != 0 {
                     // The lowest flagged byte is a real candidate (a borrow only flags bytes above a real one): go
-                    // straight to it; a tab or line break there is fine, and the scan goes on after it.
+                    // straight to it; a tab or line break there is fine, and the scan goes on after it. So is the `<`
+                    // of an ordinary tag (`<name`, `</name`: anything but `<!` and `<?`), the bulk of the stops,
+                    // skipped here rather than in the caller.
                     let k = i + candidates.trailingZeroBitCount / 8
-                    if needsAttention(base[k]) { return k }
+                    let c = base[k]
+                    if c == 0x3C {
+                        if k + 1 >= n { return k }
+                        let next = base[k + 1]
+                        if next == 0x21 || next == 0x3F { return k }
+                    } else if needsAttention(c) {
+                        return k
+                    }
                     i = k + 1
                     continue
                 }

@@ -14,12 +14,17 @@ enum FeedURLResolver {
     static func resolve(_ raw: String, against base: URL?) -> URL? {
         let string = FeedText.trim(raw)
         guard !string.isEmpty, string.utf8.count < 8_192 else { return nil }
+        // Without a base, `absoluteURL` would return the URL itself.
+        guard let base else { return URL(string: string) ?? encoded(string).flatMap { URL(string: $0) } }
         if let url = URL(string: string, relativeTo: base) { return url.absoluteURL }
-        if let encoded = string.addingPercentEncoding(withAllowedCharacters: allowed),
-           let url = URL(string: encoded, relativeTo: base) {
+        if let encoded = encoded(string), let url = URL(string: encoded, relativeTo: base) {
             return url.absoluteURL
         }
         return nil
+    }
+
+    private static func encoded(_ string: String) -> String? {
+        string.addingPercentEncoding(withAllowedCharacters: allowed)
     }
 }
 
@@ -74,6 +79,20 @@ enum FeedText {
                 }
             }
             return !previousSpace || bytes.isEmpty
+        }
+    }
+
+    /// Whether `string` equals the lowercase ASCII `lowercase` ignoring ASCII case (`lowercased() == lowercase`
+    /// for an ASCII `lowercase`, without building the lowered copy: only ASCII letters lower to ASCII letters).
+    static func isASCIICaseInsensitive(_ string: String, _ lowercase: StaticString) -> Bool {
+        withBytes(string) { b in
+            guard b.count == lowercase.utf8CodeUnitCount else { return false }
+            let l = lowercase.utf8Start
+            for k in 0..<b.count {
+                let c = b[k]
+                if (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) != l[k] { return false }
+            }
+            return true
         }
     }
 
@@ -468,11 +487,14 @@ enum FeedText {
             guard let base = b.baseAddress else { return [] }
             var edits: [(range: Range<Int>, scalar: UInt32)] = []
             var i = 0
-            while i + 5 < b.count, let found = memchr(base + i, 0x26, b.count - i) {
-                let start = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                i = start + 1
-                guard i < b.count, b[i] == UInt8(ascii: "#") else { continue }
-                var k = i + 1
+            // Looks for the `#` (rarer in HTML than `&`, which every entity and query string has) and checks the `&`
+            // before it.
+            while i + 4 < b.count, let found = memchr(base + i, 0x23, b.count - i) {
+                let hash = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                i = hash + 1
+                guard hash > 0, b[hash - 1] == UInt8(ascii: "&") else { continue }
+                let start = hash - 1
+                var k = hash + 1
                 var value: UInt32 = 0
                 var digits = 0
                 let hex = k < b.count && (b[k] | 0x20) == UInt8(ascii: "x")

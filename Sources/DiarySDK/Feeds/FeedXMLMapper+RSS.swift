@@ -66,17 +66,32 @@ extension FeedXMLMapper {
         }
         var itemCount = 0
         for container in containers {
-            for child in container.elements where child.localName == "item" { itemCount += 1 }
+            for child in container.elements where child.localName == "item" && Self.isCore(child) { itemCount += 1 }
         }
-        feed.items.reserveCapacity(itemCount)
-        for container in containers {
-            for child in container.elements where child.localName == "item" && Self.isCore(child) {
-                // Mapped in place: a returned item would be copied into the array and destroyed.
-                feed.items.append(FeedItem())
-                mapRSSItem(child, into: &feed.items[feed.items.count - 1])
+        // Mapped in place, each item created in its slot: a returned item would be copied into the array and destroyed,
+        // and even `append(FeedItem())` copies the new item in.
+        feed.items = Array(unsafeUninitializedCapacity: itemCount) { slots, initialized in
+            guard let base = slots.baseAddress else { return }
+            for container in containers {
+                for child in container.elements where child.localName == "item" && Self.isCore(child) {
+                    let slot = base + initialized
+                    slot.initialize(to: FeedItem())
+                    initialized += 1
+                    mapRSSItem(child, into: &slot.pointee)
+                }
             }
         }
         return feed
+    }
+
+    /// The text of `node`; `shared` itself when it was read from the same bytes (equal strings, one allocation).
+    static func text(of node: FeedXMLNode, sharing shared: (range: Range<Int>, string: String)?) -> String {
+        let range = node.textRange
+        guard let shared, shared.range.count == range.count, !range.isEmpty else { return node.text }
+        let same = node.tree.text.withUnsafeBufferPointer { b in
+            memcmp(b.baseAddress! + range.lowerBound, b.baseAddress! + shared.range.lowerBound, range.count) == 0
+        }
+        return same ? shared.string : node.text
     }
 
     /// A comma-separated keyword list (`itunes:keywords`, the non-standard `<tags>`), one category per non-empty term;
@@ -109,6 +124,9 @@ extension FeedXMLMapper {
 
     mutating func mapRSSItem(_ node: FeedXMLNode, into item: inout FeedItem) {
         var guidNode: FeedXMLNode?
+        /// The text the item's link was read from: a guid of the same bytes (a permalink, the common case) shares its
+        /// storage instead of allocating a copy.
+        var linkText: (range: Range<Int>, string: String)?
         var itunesAuthor: FeedPerson?
         var alternate: URL?
         var fallbackSummary: String?
@@ -119,9 +137,12 @@ extension FeedXMLMapper {
             case (.none, .title), (.rss, .title), (.dc, .title):
                 if item.title == nil { item.title = FeedText.collapsed(FeedText.content(of: child)) }
             case (.none, .link), (.rss, .link):
-                if item.link == nil, let href = url(child.text, child) {
+                if item.link == nil, case let text = child.text, let href = url(text, child) {
                     item.link = href
-                    item.links.append(FeedLink(href: href))
+                    linkText = (child.textRange, text)
+                    // An array literal allocates the one element exactly; `append` to an empty array takes the
+                    // growth path.
+                    if item.links.isEmpty { item.links = [FeedLink(href: href)] } else { item.links.append(FeedLink(href: href)) }
                 }
             case (.none, .description), (.rss, .description), (.dc, .description):
                 if item.summary == nil { item.summary = FeedText.trimmed(FeedText.content(of: child)) }
@@ -167,7 +188,9 @@ extension FeedXMLMapper {
             case (.dc, .date), (.dcterms, .modified), (.atom10, .updated):
                 if item.updated == nil { item.updated = date(child) }
             case (.none, .author), (.rss, .author), (.dc, .creator), (.dc, .author):
-                if let person = person(fromRSS: child.text) { item.authors.append(person) }
+                if let person = person(fromRSS: child.text) {
+                    if item.authors.isEmpty { item.authors = [person] } else { item.authors.append(person) }
+                }
             case (.atom10, .author):
                 if let person = atomPerson(child) { item.authors.append(person) }
             case (.itunes, .author):
@@ -211,9 +234,9 @@ extension FeedXMLMapper {
         if item.summary == nil { item.summary = fallbackSummary }
         if item.title == nil { item.title = fallbackTitle }
         if item.authors.isEmpty, let itunesAuthor { item.authors.append(itunesAuthor) }
-        if let guidNode, let guid = FeedText.trimmed(guidNode.text) {
+        if let guidNode, let guid = FeedText.trimmed(Self.text(of: guidNode, sharing: linkText)) {
             item.id = guid
-            let permaLink = guidNode.attribute("isPermaLink").map { FeedText.trim($0).lowercased() } != "false"
+            let permaLink = guidNode.attribute("isPermaLink").map { !FeedText.isASCIICaseInsensitive(FeedText.trim($0), "false") } ?? true
             item.guidIsPermaLink = permaLink
             if item.link == nil, permaLink, FeedText.contains(guid, "://") || guid.hasPrefix("/") {
                 item.link = url(guid, guidNode)

@@ -91,8 +91,19 @@ struct FeedXMLMapper {
     /// so at least as many as become categories) when there are several: appended one by one, two categories cost an
     /// array allocation, a second one and a copy for each array.
     func reserveCategories(of node: FeedXMLNode, in item: inout FeedItem) {
+        // Walked over the records directly: a node per child would retain and release the tree.
+        let tree = node.tree
         var count = 0
-        for child in node.elements where child.name == .category || child.name == .subject { count += 1 }
+        tree.elements.withUnsafeBufferPointer { elements in
+            tree.nameKinds.withUnsafeBufferPointer { kinds in
+                var cursor = Int(elements[node.index].firstChild)
+                while cursor >= 0 {
+                    let kind = kinds[Int(elements[cursor].nameIndex)]
+                    if kind == .category || kind == .subject { count += 1 }
+                    cursor = Int(elements[cursor].nextSibling)
+                }
+            }
+        }
         guard count > 1 else { return }
         item.categories.reserveCapacity(count)
         item.categoryDetails.reserveCapacity(count)

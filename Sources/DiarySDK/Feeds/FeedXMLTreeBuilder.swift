@@ -105,6 +105,8 @@ extension FeedXMLTreeBuilder {
         var nameKinds: [FeedXMLName] = []
         /// Each name's UTF-8 length.
         var nameLengths: [Int32] = []
+        /// Whether each name holds a colon (XMLParser then reported a qualified name as the local one).
+        var nameHasColon: [Bool] = []
         /// An open-addressing table of indices into `names` (-1: empty), keyed by each name's FNV-1a hash; its size is a
         /// power of two at least twice the number of names.
         var nameSlots = [Int32](repeating: -1, count: 64)
@@ -184,15 +186,19 @@ extension FeedXMLTreeBuilder {
                 pendingDeclarations.removeAll()
             }
 
-            let qualified = qName ?? elementName
-            var local = elementName
+            // The name is interned as XMLParser hands it in; whether it holds a colon is found once per distinct name.
+            var nameIndex = intern(elementName)
             var namespace = namespaceURI ?? ""
-            // Defensive: some XMLParser builds report the qualified name or omit the URI.
-            if let colon = FeedText.colonOffset(local) {
-                let prefix = local.utf8.prefix(colon)
-                local = String(local.utf8.dropFirst(colon + 1)) ?? local
+            var local: String? = nil // set only when it differs from `elementName`
+            if nameHasColon[Int(nameIndex)] {
+                // Defensive: some XMLParser builds report the qualified name or omit the URI.
+                let colon = FeedText.colonOffset(elementName) ?? 0
+                let prefix = elementName.utf8.prefix(colon)
+                let name = String(elementName.utf8.dropFirst(colon + 1)) ?? elementName
                 if namespace.isEmpty { namespace = lookup(String(Substring(prefix))) ?? "" }
-            } else if namespace.isEmpty, defaultDeclarations > 0, FeedText.colonOffset(qualified) == nil {
+                nameIndex = intern(name)
+                local = name
+            } else if namespace.isEmpty, defaultDeclarations > 0, qName.map({ FeedText.colonOffset($0) == nil }) ?? true {
                 namespace = lookup("") ?? ""
             }
 
@@ -234,7 +240,11 @@ extension FeedXMLTreeBuilder {
             }
 
             let namespaceIndex: Int32
-            if namespace == lastNamespace.uri {
+            if namespace.isEmpty {
+                // No namespace is always the first entry; RSS elements switch between it and a namespace all the time,
+                // and telling an empty string from a URI should not take a string comparison.
+                namespaceIndex = 0
+            } else if namespace == lastNamespace.uri {
                 namespaceIndex = lastNamespace.index
             } else {
                 let ns: FeedNamespace
@@ -261,14 +271,21 @@ extension FeedXMLTreeBuilder {
                 lastNamespace = (namespace, namespaceIndex, ns)
             }
 
+            // The qualified name is kept when it differs from the local name (a prefix).
             var qualifiedIndex: Int32 = -1
-            if qualified != local {
+            let qualified = qName ?? elementName
+            if let local {
+                if qualified != local {
+                    qualifiedIndex = Int32(qualifiedNames.count)
+                    qualifiedNames.append(qualified)
+                }
+            } else if let qName, qName != elementName {
                 qualifiedIndex = Int32(qualifiedNames.count)
-                qualifiedNames.append(qualified)
+                qualifiedNames.append(qName)
             }
             let index = Int32(elements.count)
             elements.append(FeedXMLTree.Element(
-                nameIndex: intern(local), textStart: textCount, namespaceIndex: namespaceIndex,
+                nameIndex: nameIndex, textStart: textCount, namespaceIndex: namespaceIndex,
                 contextIndex: contextIndex, attributeStart: attributeStart, declarationStart: declarationStart,
                 line: Int32(clamping: line), qualifiedIndex: qualifiedIndex))
             if let top = stack.indices.last {
@@ -328,6 +345,7 @@ extension FeedXMLTreeBuilder {
             names.append(name)
             nameKinds.append(FeedXMLName(localName: name))
             nameLengths.append(count)
+            nameHasColon.append(FeedText.colonOffset(name) != nil)
             nameSlots[slot] = index
             if names.count * 2 > nameSlots.count {
                 nameSlots = [Int32](repeating: -1, count: nameSlots.count * 2)
