@@ -59,9 +59,18 @@ struct OfflineAccounts: AccountRepository {
         }
     }
 
+    /// The signed-in user: from the server when it can be reached (another device may have edited the profile),
+    /// else the profile the replica holds.
     func currentUser() async throws -> User? {
         guard let session = try await context.backend.configuration.server.tokenStore.load() else { return nil }
-        return try await localUser(session.userID)
+        do {
+            let user = try await context.online("accounts.currentUser", write: false) { try await remote.currentUser() }
+            if let user { try await keep(user) }
+            return user
+        } catch let error as DiaryError where OfflineSync.isUnreachable(error) {
+            guard let user = try await localUser(session.userID) else { throw error }
+            return user
+        }
     }
 
     func localUser(_ id: User.ID) async throws -> User? {

@@ -146,7 +146,8 @@ public final class OfflineBackend: Sendable {
                 comments: OnlineCommentRepository(remote: remote.repositories.comments, link: context),
                 social: OnlineSocialRepository(remote: remote.repositories.social, link: context),
                 notifications: OnlineNotificationRepository(remote: remote.repositories.notifications, link: context),
-                blogs: OnlineBlogRepository(remote: remote.repositories.blogs, link: context),
+                blogs: OfflineBlogs(
+                    context: context, online: OnlineBlogRepository(remote: remote.repositories.blogs, link: context)),
                 changes: remote.repositories.changes)
             bundle = made
             return made

@@ -449,6 +449,13 @@ actor OfflineSync {
         try await refreshPosts(userID)
     }
 
+    /// Makes the replica's copy of the signed-in user's posts match the server's, after the server made posts
+    /// for them (a blog import).
+    func refreshPosts() async throws {
+        guard let userID else { return }
+        try await refreshPosts(userID)
+    }
+
     /// Makes the replica's copy of the user's posts (which the calendar and the streak count) match the server's.
     private func refreshPosts(_ userID: User.ID) async throws {
         var server: [Post.ID: Post] = [:]

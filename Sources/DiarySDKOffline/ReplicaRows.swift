@@ -1,4 +1,4 @@
-@_spi(Storage) import DiarySDK
+@_spi(Storage) @_spi(Engine) import DiarySDK
 @_spi(Storage) import DiarySDKFileStore
 import Foundation
 
@@ -107,4 +107,31 @@ struct OfflineAttachments: AttachmentRepository {
     }
 
     func data(for id: Attachment.ID) async throws -> Data { try await online.data(for: id) }
+}
+
+/// Blogs on the server. An import makes posts on the server, so the replica's copy of the user's posts is refreshed
+/// after one.
+struct OfflineBlogs: BlogRepository {
+    let context: OfflineContext
+    let online: OnlineBlogRepository
+
+    func register(_ draft: BlogDraft) async throws -> Blog { try await online.register(draft) }
+    func updateBlog(_ id: Blog.ID, _ edit: BlogEdit) async throws -> Blog { try await online.updateBlog(id, edit) }
+    func deleteBlog(_ id: Blog.ID) async throws { try await online.deleteBlog(id) }
+    func setPrimary(_ id: Blog.ID) async throws -> Blog { try await online.setPrimary(id) }
+    func blogs(of userID: User.ID?) async throws -> [Blog] { try await online.blogs(of: userID) }
+    func blog(_ id: Blog.ID) async throws -> Blog { try await online.blog(id) }
+    func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog { try await online.recordSync(id, state) }
+
+    func importItem(_ item: ImportedItem, into id: Blog.ID) async throws -> ImportOutcome {
+        let outcome = try await online.importItem(item, into: id)
+        try await context.backend.sync.refreshPosts()
+        return outcome
+    }
+
+    func importItems(_ items: [ImportedItem], into id: Blog.ID) async throws -> [ImportItemResult] {
+        let results = try await online.importItems(items, into: id)
+        try await context.backend.sync.refreshPosts()
+        return results
+    }
 }
