@@ -23,6 +23,11 @@ let package = Package(
         .target(name: "DiarySDKOffline", dependencies: ["DiarySDK", "DiarySDKFileStore", "DiarySDKHTTP"]),
         // A child process for the file store's crash tests: it writes in a loop and reports each acknowledged write.
         .executableTarget(name: "DiarySDKCrashWriter", dependencies: ["DiarySDK", "DiarySDKFileStore"]),
+        // The offline backend's crash-test child: it writes while syncing and is killed at random moments.
+        .executableTarget(
+            name: "DiarySDKOfflineCrashWriter", dependencies: ["DiarySDK", "DiarySDKHTTP", "DiarySDKOffline"]),
+        // What the package's own tests share (running the crash-test children); not a product.
+        .target(name: "DiarySDKTestSupport", dependencies: ["DiarySDK"]),
         .testTarget(name: "DiarySDKTests", dependencies: ["DiarySDK", "DiarySDKConformance"]),
         .testTarget(name: "DiarySDKFeedTests", dependencies: ["DiarySDK", "DiarySDKInMemory", "DiarySDKConformance"]),
         .testTarget(
@@ -31,13 +36,18 @@ let package = Package(
         ),
         .testTarget(
             name: "DiarySDKFileStoreTests",
-            dependencies: ["DiarySDK", "DiarySDKFileStore", "DiarySDKConformance", "DiarySDKCrashWriter"],
+            dependencies: [
+                "DiarySDK", "DiarySDKFileStore", "DiarySDKConformance", "DiarySDKCrashWriter", "DiarySDKTestSupport",
+            ],
             // Stores written by earlier releases, opened by the schema tests (found through #filePath).
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "DiarySDKHTTPTests",
-            dependencies: ["DiarySDK", "DiarySDKHTTP", "DiarySDKConformance", "DiarySDKInMemory", "DiarySDKOffline"]
+            dependencies: [
+                "DiarySDK", "DiarySDKHTTP", "DiarySDKConformance", "DiarySDKInMemory", "DiarySDKOffline",
+                "DiarySDKOfflineCrashWriter", "DiarySDKTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 @_spi(Storage) import DiarySDK
+import DiarySDKTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import DiarySDK
+import DiarySDKTestSupport
 import Foundation
 import Testing
 

@@ -21,17 +21,24 @@ struct OfflineBackendTests {
 
         var baseURL: URL { server.baseURL }
 
-        func stop() async throws { try await server.stopAndWait() }
+        /// Stops it at once (SIGKILL; every write it answered is durable). A graceful stop would wait for the
+        /// devices' open change streams to end.
+        func stop() async throws { try await server.killAbruptly() }
 
         func restart() async throws {
             server = try await ReferenceServer.start(extraArguments: ["--port", "\(port)"], dataDirectory: dataDirectory)
         }
     }
 
-    static func device(_ server: RestartableServer, _ label: String = "device", acknowledgement: OfflineBackend.WriteAcknowledgement = .local) throws -> (OfflineBackend, URL) {
+    /// A device on its own replica. `retryDelays` far apart keep its background sync from sending after the server
+    /// comes back, so that a test decides the order in which devices reach the server.
+    static func device(
+        _ server: RestartableServer, _ label: String = "device",
+        acknowledgement: OfflineBackend.WriteAcknowledgement = .local, retryDelays: ClosedRange<TimeInterval> = 0.05...0.2
+    ) throws -> (OfflineBackend, URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("offline-\(label)-\(UUID())")
         var configuration = OfflineBackend.Configuration(
-            directory: directory, serverURL: server.baseURL, acknowledgement: acknowledgement, retryDelays: 0.05...0.2)
+            directory: directory, serverURL: server.baseURL, acknowledgement: acknowledgement, retryDelays: retryDelays)
         configuration.server.retry = RetryPolicy(maximumAttempts: 1)
         configuration.server.timeout = 5
         return (try OfflineBackend(configuration: configuration), directory)
@@ -122,8 +129,8 @@ struct OfflineBackendTests {
 
     @Test func twoDevicesEditingTheSameEntryOfflineMergeByFieldAndTheOverwrittenOneIsReported() async throws {
         let server = try await RestartableServer()
-        let (phone, _) = try Self.device(server, "phone")
-        let (tablet, _) = try Self.device(server, "tablet")
+        let (phone, _) = try Self.device(server, "phone", retryDelays: 600...600)
+        let (tablet, _) = try Self.device(server, "tablet", retryDelays: 600...600)
         _ = try await Self.signUp(phone, "twodevices")
         _ = try await tablet.repositories.accounts.signIn(.password(email: "twodevices@example.com", password: "correct horse battery"))
         let entry = try await phone.repositories.diaries.write(DiaryDraft(title: "Shared", body: "First body."))

@@ -1,4 +1,5 @@
 import DiarySDK
+import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -7,40 +8,47 @@ import Foundation
     import Darwin
 #endif
 
-/// The `DiarySDKCrashWriter` executable run as a child process, with its output lines collected as they arrive.
-final class ChildProcess: @unchecked Sendable {
-    let process = Process()
+/// One of the package's crash-test executables (`DiarySDKCrashWriter`, `DiarySDKOfflineCrashWriter`) run as a child
+/// process, with its output lines collected as they arrive. For the package's own tests; not a product.
+public final class ChildProcess: @unchecked Sendable {
+    public let process = Process()
     private let output = Pipe()
     private let received = Locked<(lines: [String], partial: String, finished: Bool)>(([], "", false))
 
-    /// The crash writer beside the test bundle: in the build products directory that holds the test runner.
-    static var crashWriterURL: URL {
-        get throws {
-            var candidates: [URL] = []
-            let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-            candidates.append(runner.deletingLastPathComponent())
-            // On Apple platforms the runner is Xcode's `xctest`; the test bundle itself sits in the products folder.
-            for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
-                candidates.append(bundle.bundleURL.deletingLastPathComponent())
-            }
-            candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-            for directory in candidates {
-                let url = directory.appendingPathComponent("DiarySDKCrashWriter")
-                if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-            }
-            throw DiaryError(.notFound, "DiarySDKCrashWriter not found near \(candidates.map(\.path))")
+    /// An executable of this package beside the test bundle: in the build products directory that holds the test
+    /// runner.
+    public static func executableURL(_ name: String) throws -> URL {
+        var candidates: [URL] = []
+        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        candidates.append(runner.deletingLastPathComponent())
+        // On Apple platforms the runner is Xcode's `xctest`; the test bundle itself sits in the products folder.
+        for bundle in Bundle.allBundles where bundle.bundleURL.pathExtension == "xctest" {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent())
         }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for directory in candidates {
+            let url = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw DiaryError(.notFound, "\(name) not found near \(candidates.map(\.path))")
     }
 
-    /// Starts the crash writer, optionally through a wrapper command such as `setpriv`.
-    init(arguments: [String], wrapper: [String] = []) throws {
-        let writer = try Self.crashWriterURL
+    /// Starts an executable (the file store's crash writer by default), optionally through a wrapper command such
+    /// as `setpriv`.
+    public init(
+        _ executable: String = "DiarySDKCrashWriter", arguments: [String], wrapper: [String] = [],
+        environment: [String: String]? = nil
+    ) throws {
+        let writer = try Self.executableURL(executable)
         if let tool = wrapper.first {
             process.executableURL = URL(fileURLWithPath: tool)
             process.arguments = Array(wrapper.dropFirst()) + [writer.path] + arguments
         } else {
             process.executableURL = writer
             process.arguments = arguments
+        }
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
         }
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -68,13 +76,14 @@ final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    var lines: [String] { received.current.lines }
+    /// The lines printed so far.
+    public var lines: [String] { received.current.lines }
 
     /// Waits until a condition on the lines holds, the output ends, or the timeout passes. The condition is checked
     /// once more at the end, so a test task that was not scheduled until after the deadline (a loaded machine running
     /// the whole suite) still sees what the child printed.
     @discardableResult
-    func wait(timeout: TimeInterval, until condition: ([String]) -> Bool) async -> Bool {
+    public func wait(timeout: TimeInterval, until condition: ([String]) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let state = received.current
@@ -86,13 +95,13 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Kills the child with SIGKILL and returns every line it printed.
-    func killAndCollect() async -> [String] {
+    public func killAndCollect() async -> [String] {
         kill(process.processIdentifier, SIGKILL)
         return await collect()
     }
 
     /// Waits for the child to exit and its output to end, and returns every line.
-    func collect() async -> [String] {
+    public func collect() async -> [String] {
         process.waitUntilExit()
         await wait(timeout: 30) { _ in false }
         return lines
