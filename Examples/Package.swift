@@ -34,6 +34,9 @@ let package = Package(
         .executableTarget(name: "LiveChanges", dependencies: [
             .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKInMemory", package: "DiarySDK"),
         ]),
+        .executableTarget(name: "OfflineDiary", dependencies: [
+            .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKOffline", package: "DiarySDK"),
+        ]),
         .testTarget(
             name: "ExampleProgramTests",
             dependencies: [
@@ -49,6 +52,7 @@ let package = Package(
             .product(name: "DiarySDK", package: "DiarySDK"), .product(name: "DiarySDKFileStore", package: "DiarySDK"),
             .product(name: "DiarySDKInMemory", package: "DiarySDK"), .product(name: "DiarySDKHTTP", package: "DiarySDK"),
             .product(name: "DiarySDKConformance", package: "DiarySDK"), "MeteredBackend",
+            .product(name: "DiarySDKOffline", package: "DiarySDK"),
         ]),
         .testTarget(
             name: "DocSnippetTests",
