@@ -33,6 +33,12 @@ final class RestartableServer: @unchecked Sendable {
         port = started.baseURL.port!
     }
 
+    /// Removes its data and its secret (once stopped).
+    func removeFiles() {
+        try? FileManager.default.removeItem(at: dataDirectory)
+        try? FileManager.default.removeItem(at: secretFile)
+    }
+
     /// Stops it (closing its standard input) and waits for it to exit.
     func stop() {
         guard let running else { return }

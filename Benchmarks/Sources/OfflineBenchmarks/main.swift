@@ -44,6 +44,12 @@ func offlineDevice(
     return try OfflineBackend(configuration: configuration)
 }
 
+/// Closes an offline backend and removes its directory.
+func closeAndRemove(_ backend: OfflineBackend) async throws {
+    try await backend.close()
+    try? FileManager.default.removeItem(at: backend.configuration.directory)
+}
+
 func signUp(_ accounts: any AccountRepository, _ name: String) async throws -> User {
     try await accounts.signUp(SignUpRequest(email: "\(name)@example.com", password: password, nickname: name))
 }
@@ -294,8 +300,8 @@ func steadyState(_ server: RestartableServer, writes: Int, rounds: Int, today: L
     let localCount = try await serverCount(server, "steadylocal")
     let acknowledgedCount = try await serverCount(server, "steadyack")
     precondition(localCount == writes * rounds && acknowledgedCount == writes * rounds)
-    try await acknowledged.close()
-    try await local.close()
+    try await closeAndRemove(acknowledged)
+    try await closeAndRemove(local)
     return figures
 }
 
@@ -321,7 +327,10 @@ let today = LocalDate(Date(), in: .current)
 
 let server = RestartableServer(binary: binary)
 server.start()
-defer { server.stop() }
+defer {
+    server.stop()
+    server.removeFiles()
+}
 print("Load average at start: \(Measure.loadAverage())")
 
 var syncs: [FirstSync] = []
@@ -332,7 +341,7 @@ if parts.contains(1) {
         let backend = try await seededReplica(server, count: size, today: today)
         readTables.append((size, try await reads(backend, count: size, rounds: rounds, today: today)))
         print("Reads on \(size): load average \(Measure.loadAverage())")
-        try await backend.close()
+        try await closeAndRemove(backend)
     }
 }
 if parts.contains(2) {
@@ -341,7 +350,7 @@ if parts.contains(2) {
         let (backend, figures) = try await firstSync(server, count: size, today: today)
         syncs.append(figures)
         print("First sync of \(size): load average \(Measure.loadAverage())")
-        try await backend.close()
+        try await closeAndRemove(backend)
     }
 }
 
