@@ -31,6 +31,18 @@ let package = Package(
                 .product(name: "DiarySDKHTTP", package: "DiarySDK"),
             ]
         ),
+        // The offline backend (issue 14): reads on its replica against the file store, the first sync of queued
+        // writes and the steady-state cost per write against the HTTP backend, on the reference server.
+        .executableTarget(
+            name: "OfflineBenchmarks",
+            dependencies: [
+                "BenchmarkServer",
+                .product(name: "DiarySDK", package: "DiarySDK"),
+                .product(name: "DiarySDKFileStore", package: "DiarySDK"),
+                .product(name: "DiarySDKHTTP", package: "DiarySDK"),
+                .product(name: "DiarySDKOffline", package: "DiarySDK"),
+            ]
+        ),
         // Live changes: write-to-event latency at 100 subscribers and server memory per stream, on PostgreSQL.
         .executableTarget(
             name: "ChangeStreamBenchmarks",

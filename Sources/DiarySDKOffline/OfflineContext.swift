@@ -10,6 +10,7 @@ struct OfflineContext: Sendable {
 
     /// The signed-in user (from the session store, so it holds offline and across launches).
     func userID() async throws -> User.ID {
+        if let userID = await backend.sync.signedInUser { return userID }
         guard let session = try await backend.configuration.server.tokenStore.load() else {
             throw DiaryError.notSignedIn
         }

@@ -105,6 +105,9 @@ actor OfflineSync {
 
     var current: SyncState { state }
 
+    /// The user the sync runs for (set at sign-in, sign-out and from the stored session at launch).
+    var signedInUser: User.ID? { userID }
+
     func subscribe() -> AsyncStream<SyncState> {
         let (stream, continuation) = AsyncStream.makeStream(of: SyncState.self, bufferingPolicy: .bufferingNewest(16))
         let id = UUID()
