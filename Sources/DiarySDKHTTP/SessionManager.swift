@@ -130,7 +130,11 @@ actor SessionManager {
                 throw DiaryError(.unauthenticated, "the session expired; sign in again")
             }
             let userID = session.userID
-            task = Task { try await refresher(refreshToken, userID) }
+            // Not under a write's chosen idempotency key (HTTPBackend.withIdempotencyKey): the refresh is a request of
+            // its own, and a key reused for it would make the write's later refresh look like a different request.
+            task = Task {
+                try await HTTPBackend.$chosenIdempotencyKey.withValue(nil) { try await refresher(refreshToken, userID) }
+            }
             refreshTask = task
         }
         do {

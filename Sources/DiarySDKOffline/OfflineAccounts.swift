@@ -10,13 +10,13 @@ struct OfflineAccounts: AccountRepository {
     private var remote: any AccountRepository { context.remote.accounts }
 
     func signUp(_ request: SignUpRequest) async throws -> User {
-        let user = try await context.online("accounts.signUp", write: false) { try await remote.signUp(request) }
+        let user = try await context.online("accounts.signUp", write: false, failsFast: false) { try await remote.signUp(request) }
         try await signedIn(user)
         return user
     }
 
     func signIn(_ credentials: Credentials) async throws -> User {
-        let user = try await context.online("accounts.signIn", write: false) { try await remote.signIn(credentials) }
+        let user = try await context.online("accounts.signIn", write: false, failsFast: false) { try await remote.signIn(credentials) }
         try await signedIn(user)
         return user
     }

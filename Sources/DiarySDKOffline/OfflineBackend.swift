@@ -99,8 +99,8 @@ public final class OfflineBackend: Sendable {
 
     /// Opens the replica in `configuration.directory` (creating it) and starts syncing for the session in the token
     /// store, if any.
-    /// - Throws: ``DiaryError`` as ``FileStoreBackend`` does for a replica it cannot open, `.storageCorrupted` for a
-    ///   damaged sync state.
+    /// - Throws: ``DiaryError`` as ``FileStoreBackend`` does for a replica it cannot open. A damaged `sync.json` is
+    ///   set aside (`sync.json.damaged`) and the sync starts over with a full refresh.
     public init(configuration: Configuration) throws {
         self.configuration = configuration
         let directory = configuration.directory
@@ -116,16 +116,18 @@ public final class OfflineBackend: Sendable {
                 defaultTimeZone: configuration.environment.defaultTimeZone))
         outboxStorage = OutboxStorage(base: replica.storage)
         remote = HTTPBackend(configuration: configuration.server)
-        let metadata = try SyncMetadataFile(url: directory.appendingPathComponent("sync.json"))
+        let metadata = SyncMetadataFile(url: directory.appendingPathComponent("sync.json"))
+        let tokenStore = configuration.server.tokenStore
         sync = OfflineSync(
             replica: replica.storage, remote: remote.repositories, metadata: metadata,
             clock: configuration.environment.clock, retryDelays: configuration.retryDelays,
-            refreshInterval: configuration.refreshInterval)
+            refreshInterval: configuration.refreshInterval,
+            currentSession: { try? await tokenStore.load()?.userID })
         let sync = self.sync
-        let tokenStore = configuration.server.tokenStore
         Task {
             await sync.start()
-            if let session = try? await tokenStore.load() { await sync.setUser(session.userID) }
+            // Unless the app signed someone in or out first.
+            await sync.launch(as: try? await tokenStore.load()?.userID)
         }
     }
 

@@ -28,10 +28,12 @@ struct OfflineContext: Sendable {
     /// While the last attempt found the server unreachable it fails at once with `.unavailable` (the sync keeps
     /// trying in the background, and ``OfflineBackend/sync()`` tries now). A write first sends the outbox, so the
     /// server sees the user's writes in the order they were made.
+    /// - Parameter failsFast: Whether to fail at once while offline; sign-in and sign-up always try the server (they
+    ///   are how a device that lost its session gets back).
     func online<Result: Sendable>(
-        _ operation: String, write: Bool, _ call: () async throws -> Result
+        _ operation: String, write: Bool, failsFast: Bool = true, _ call: () async throws -> Result
     ) async throws -> Result {
-        if await backend.sync.isOffline {
+        if failsFast, await backend.sync.isOffline {
             throw DiaryError(
                 .unavailable,
                 "\(operation) needs the server, which could not be reached at the last attempt (writes made offline wait in the outbox)")
@@ -53,7 +55,9 @@ struct OfflineContext: Sendable {
             payload: payload)
         let result = try await OutboxStorage.queue(pending, write)
         await backend.sync.queued()
-        guard backend.configuration.acknowledgement == .serverWhenReachable else { return result }
+        guard backend.configuration.acknowledgement == .serverWhenReachable, await !backend.sync.isOffline else {
+            return result
+        }
         if let refusal = await backend.sync.deliver(through: pending.id) { throw refusal }
         return result
     }

@@ -28,16 +28,29 @@ actor OfflineSync {
     private var loop: Task<Void, Never>?
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var generation = 0
-    private var runningPass: Task<Void, Never>?
+    /// Whether a user was set since the backend opened (the launch's stored session then no longer applies).
+    private var userWasSet = false
+    /// Whether the live changes' stream ended (the HTTP feed gives up on a refused token or a permanent status):
+    /// restarted after the next pass that reaches the server.
+    private var liveEnded = false
+    /// How many times each entry's row was settled from a server answer, so that a server read that started
+    /// before a settle is not applied over it.
+    private var settles: [Diary.ID: Int] = [:]
+    /// The entry each outbox row is about, decoded once (an outbox is read at every settle and refresh).
+    private let entryIDs = Locked<[UUID: Diary.ID]>([:])
+    private var runningPass: Task<DiaryError?, Never>?
     /// Counts passes, to tell the writes sent together (``SyncMetadata/AcknowledgedWrite/pass``).
     private var passNumber = Int.random(in: 0..<(1 << 40))
     private let kicks: AsyncStream<Void>
     private let kick: AsyncStream<Void>.Continuation
+    private let currentSession: @Sendable () async -> User.ID?
 
     init(
         replica: any DiaryStorage, remote: DiaryRepositories, metadata: SyncMetadataFile, clock: any DiaryClock,
-        retryDelays: ClosedRange<TimeInterval>, refreshInterval: TimeInterval
+        retryDelays: ClosedRange<TimeInterval>, refreshInterval: TimeInterval,
+        currentSession: @escaping @Sendable () async -> User.ID?
     ) {
+        self.currentSession = currentSession
         self.replica = replica
         self.remote = remote
         self.metadata = metadata
@@ -61,10 +74,14 @@ actor OfflineSync {
     }
 
     /// Stops the loop, the live changes and any retry.
-    func stop() {
+    func stop() async {
         loop?.cancel()
         live?.cancel()
         retry?.cancel()
+        generation += 1
+        runningPass?.cancel()
+        _ = await runningPass?.value
+        try? metadata.flush()
         kick.finish()
         for subscriber in subscribers.values { subscriber.finish() }
         subscribers = [:]
@@ -73,9 +90,19 @@ actor OfflineSync {
 
     /// Syncs for `userID` from now on (`nil`: signed out, nothing is sent).
     func setUser(_ userID: User.ID?) async {
+        userWasSet = true
+        guard userID != self.userID else {
+            if userID != nil, liveEnded { restartLiveChanges() }
+            return
+        }
+        // Read before anything changes: a second call while this one waits would otherwise interleave.
+        let pending = if let userID { (try? await pendingCount(userID)) ?? 0 } else { 0 }
         guard userID != self.userID else { return }
         self.userID = userID
         generation += 1
+        // A pass running for the previous user stops at its next step (it checks the generation), and its request in
+        // flight is cancelled: nothing of one user's is sent with another's session.
+        runningPass?.cancel()
         live?.cancel()
         live = nil
         retry?.cancel()
@@ -85,15 +112,20 @@ actor OfflineSync {
             let key = userID.rawValue.uuidString
             let stored = metadata.current
             state = SyncState(
-                userID: userID, pendingWrites: (try? await pendingCount(userID)) ?? 0, connectivity: .unknown,
-                isSyncing: false, lastSyncedAt: stored.lastSyncedAt[key], lastError: nil,
-                conflicts: stored.conflicts[key] ?? [])
+                userID: userID, pendingWrites: pending, connectivity: .unknown, isSyncing: false,
+                lastSyncedAt: stored.lastSyncedAt[key], lastError: nil, conflicts: stored.conflicts[key] ?? [])
             startLiveChanges(for: userID)
             kick.yield()
         } else {
             state = .signedOut
         }
         publish()
+    }
+
+    /// The user of the session stored at launch, unless the app signed someone in or out first.
+    func launch(as userID: User.ID?) async {
+        guard !userWasSet else { return }
+        await setUser(userID)
     }
 
     /// Asks for a sync soon (after a local write).
@@ -153,9 +185,9 @@ actor OfflineSync {
     /// entries refreshed.
     /// - Throws: The error that stopped it (`.unavailable` when the server could not be reached).
     func syncNow() async throws {
+        guard userID != nil else { throw DiaryError.notSignedIn }
         needsRefresh = true
-        await pass()
-        if let error = state.lastError { throw error }
+        if let error = await pass() { throw error }
     }
 
     /// Sends the outbox up to and including `entry`, unless the server cannot be reached.
@@ -165,55 +197,76 @@ actor OfflineSync {
         return refusals.removeValue(forKey: entry)
     }
 
+    /// Keeps a refusal for a caller of ``deliver(through:)`` (at most the latest 256).
+    private func keepRefusal(_ error: DiaryError, of entry: UUID) {
+        if refusals.count >= 256, let any = refusals.keys.first { refusals[any] = nil }
+        refusals[entry] = error
+    }
+
     /// Refusals of entries that a caller of ``deliver(through:)`` may be waiting for.
     private var refusals: [UUID: DiaryError] = [:]
 
     /// One sync pass: the outbox, then a refresh when due. Passes never overlap: a pass asked for while one runs
     /// waits for it and then runs its own, so it sees every write made before it was asked for.
-    private func pass() async {
+    /// - Returns: The error that stopped the pass, if any.
+    @discardableResult
+    private func pass() async -> DiaryError? {
         let previous = runningPass
         let task = Task {
-            await previous?.value
-            await self.runPass()
+            _ = await previous?.value
+            return await self.runPass()
         }
         runningPass = task
-        await task.value
+        return await task.value
     }
 
-    private func runPass() async {
-        guard let userID else { return }
+    private func runPass() async -> DiaryError? {
+        guard let userID else { return nil }
         passNumber += 1
         let generation = self.generation
         state.isSyncing = true
         publish()
+        var failure: DiaryError?
         do {
-            try await sendOutbox(of: userID)
+            try await sendOutbox(of: userID, generation: generation)
             let due = lastRefresh.map { clock.now().timeIntervalSince($0) >= refreshInterval } ?? true
             if needsRefresh || due {
-                try await refresh(userID)
+                try await refresh(userID, generation: generation)
+                guard generation == self.generation else { return nil }
                 needsRefresh = false
                 lastRefresh = clock.now()
             }
-            guard generation == self.generation else { return }
+            guard generation == self.generation else { return nil }
             state.connectivity = .online
             state.lastError = nil
             let now = clock.now()
             state.lastSyncedAt = now
-            try? metadata.update { $0.lastSyncedAt[userID.rawValue.uuidString] = now }
+            metadata.change { $0.lastSyncedAt[userID.rawValue.uuidString] = now }
             delay = retryDelays.lowerBound
             retry?.cancel()
+            if liveEnded { restartLiveChanges() }
             scheduleKick(after: refreshInterval)
         } catch {
-            guard generation == self.generation else { return }
+            guard generation == self.generation else { return nil }
             let error = DiaryError.wrapping(error)
+            failure = error
             state.lastError = error
-            if Self.isUnreachable(error) { state.connectivity = .offline }
+            // The server was reached when it answered at all (5xx, 429, a refused session): only then are calls
+            // that need it still tried.
+            state.connectivity = [.unavailable, .cancelled].contains(error.code) ? .offline : .online
+            if error.code == .unauthenticated, await currentSession() == nil {
+                // The session is gone (refused refresh): nothing can be sent until someone signs in.
+                await setUser(nil)
+                return error
+            }
             scheduleKick(after: delay)
             delay = min(delay * 2, retryDelays.upperBound)
         }
+        try? metadata.flush()
         state.isSyncing = false
         state.pendingWrites = (try? await pendingCount(userID)) ?? state.pendingWrites
         publish()
+        return failure
     }
 
     private func scheduleKick(after seconds: TimeInterval) {
@@ -258,23 +311,60 @@ actor OfflineSync {
     /// Sends every entry of the outbox in order.
     /// - Throws: The first error after which an entry must be sent again (the server unreachable); entries the
     ///   server refused are settled and the rest are sent.
-    private func sendOutbox(of userID: User.ID) async throws {
+    private func sendOutbox(of userID: User.ID, generation: Int) async throws {
         for entry in try await outbox(of: userID) {
+            // Stop as soon as the user changed, and never send with someone else's session.
+            guard generation == self.generation else { return }
+            guard await currentSession() == userID else {
+                throw DiaryError(.unauthenticated, "the session is no longer \(userID)'s; their writes wait for them")
+            }
             guard let operation = OutboxOperation(rawValue: entry.operation) else {
-                throw DiaryError(
-                    .storageCorrupted, "the outbox entry \(entry.id) names an unknown operation '\(entry.operation)'")
+                try await quarantine(
+                    entry, DiaryError(
+                        .storageCorrupted, "the outbox entry \(entry.id) names an unknown operation '\(entry.operation)'"),
+                    userID: userID)
+                continue
             }
-            let payload = try OutboxPayload.decode(entry)
-            let outcome: Outcome
+            let payload: OutboxPayload
             do {
-                outcome = try await send(operation, payload, key: entry.id, userID: userID)
-            } catch let error as DiaryError where Self.isRetryable(error) {
-                throw error
+                payload = try OutboxPayload.decode(entry)
+            } catch let error as DiaryError {
+                try await quarantine(entry, error, userID: userID)
+                continue
             }
+            let outcome = try await send(operation, payload, key: entry.id, userID: userID)
+            guard generation == self.generation else { return }
             try await settle(entry, operation, payload, outcome, userID: userID)
             state.pendingWrites = max(0, state.pendingWrites - 1)
             publish()
         }
+    }
+
+    /// Takes an outbox entry that cannot be read (damaged, or written by a newer release) out of the queue, so the
+    /// writes after it are sent, and reports it as a refused write.
+    private func quarantine(_ entry: OutboxRecord, _ error: DiaryError, userID: User.ID) async throws {
+        let entryID = self.entryID(of: entry)
+        record(
+            .rejected, entryID: entryID ?? Diary.ID(entry.id), fields: Set(DiaryField.allCases), written: nil,
+            server: nil, error: error, userID: userID)
+        try await replica.write("offline.quarantine") { try await $0.remove(.outbox(entry.id)) }
+    }
+
+    /// The entry an outbox row is about; `nil` for a row that cannot be read.
+    private nonisolated func entryID(of row: OutboxRecord) -> Diary.ID? {
+        if let known = entryIDs.withLock({ $0[row.id] }) { return known }
+        guard let id = try? OutboxPayload.decode(row).entryID else { return nil }
+        entryIDs.withLock { $0[row.id] = id }
+        return id
+    }
+
+    /// The entries the user's outbox still changes.
+    private nonisolated func pendingEntries(of userID: User.ID, in reader: any StorageReader) async throws -> Set<Diary.ID> {
+        var pending: Set<Diary.ID> = []
+        for row in try await reader.rows(StorageSchema.outboxByUser, equalTo: userID) {
+            if let id = entryID(of: row) { pending.insert(id) }
+        }
+        return pending
     }
 
     /// What the server made of an outbox entry.
@@ -355,14 +445,25 @@ actor OfflineSync {
             error = refusal
             conflict = value == nil && operation != .writeDiary ? .deletedOnServer : .rejected
         }
-        try await replica.write("offline.settle") { transaction in
-            try await transaction.remove(.outbox(entry.id))
-            guard try await !Self.hasPending(id, userID: userID, in: transaction) else { return }
-            try await Self.show(server, for: id, in: transaction)
-        }
         let key = userID.rawValue.uuidString
         let fields = payload.fields(of: operation)
-        try metadata.update { metadata in
+        if let conflict {
+            // Recorded (durably) before the replica changes: a process killed in between reports it again after
+            // resending, rather than never.
+            record(
+                conflict, entryID: id, fields: fields.isEmpty ? Set(DiaryField.allCases) : fields, written: written,
+                server: server, error: error, userID: userID)
+            if let error { keepRefusal(error, of: entry.id) }
+        }
+        let settled = try await replica.write("offline.settle") { transaction -> Bool in
+            try await transaction.remove(.outbox(entry.id))
+            guard try await !self.pendingEntries(of: userID, in: transaction).contains(id) else { return false }
+            try await Self.show(server, for: id, in: transaction)
+            return true
+        }
+        if settled { settles[id, default: 0] += 1 }
+        entryIDs.withLock { $0[entry.id] = nil }
+        metadata.change { metadata in
             if case .applied(let value?) = outcome, !fields.isEmpty {
                 var acknowledged = metadata.acknowledged[key, default: [:]]
                 // The fields of this device's latest writes to the entry: those sent in this pass. An earlier pass's
@@ -380,21 +481,6 @@ actor OfflineSync {
                 metadata.acknowledged[key]?[id.rawValue.uuidString] = nil
             }
         }
-        if let conflict {
-            record(
-                conflict, entryID: id, fields: fields.isEmpty ? Set(DiaryField.allCases) : fields, written: written,
-                server: server, error: error, userID: userID)
-            refusals[entry.id] = error
-        }
-    }
-
-    /// Whether the outbox still holds a write about entry `id`.
-    private static func hasPending(_ id: Diary.ID, userID: User.ID, in reader: any StorageReader) async throws -> Bool {
-        for entry in try await reader.rows(StorageSchema.outboxByUser, equalTo: userID)
-        where try OutboxPayload.decode(entry).entryID == id {
-            return true
-        }
-        return false
     }
 
     /// Makes the replica hold the server's version of entry `id` (none: it is deleted). Entries in books are not
@@ -433,7 +519,7 @@ actor OfflineSync {
 
     /// Reads every entry of the user's from the server and makes the replica match, except entries the outbox
     /// still changes.
-    private func refresh(_ userID: User.ID) async throws {
+    private func refresh(_ userID: User.ID, generation: Int) async throws {
         var server: [Diary.ID: Diary] = [:]
         var page = PageRequest.first(size: PageRequest.maximumSize)
         while true {
@@ -443,12 +529,14 @@ actor OfflineSync {
             guard !found.isLastPage, let cursor = found.nextCursor else { break }
             page = .after(cursor, size: PageRequest.maximumSize)
         }
+        guard generation == self.generation else { return }
         let local: [Diary] = try await replica.read("offline.refresh") { reader in
             try await reader.rows(StorageSchema.diariesByAuthor, equalTo: userID)
         }
         var ids = Set(server.keys)
         for diary in local where diary.bookID == nil { ids.insert(diary.id) }
         try await applyServerVersions(ids.map { ($0, server[$0]) }, userID: userID)
+        guard generation == self.generation else { return }
         try await refreshPosts(userID)
     }
 
@@ -494,10 +582,7 @@ actor OfflineSync {
         let key = userID.rawValue.uuidString
         let acknowledged = metadata.current.acknowledged[key] ?? [:]
         let applied: [(Diary.ID, Diary?, Diary?)] = try await replica.write("offline.refresh") { transaction in
-            var pending: Set<Diary.ID> = []
-            for entry in try await transaction.rows(StorageSchema.outboxByUser, equalTo: userID) {
-                pending.insert(try OutboxPayload.decode(entry).entryID)
-            }
+            let pending = try await self.pendingEntries(of: userID, in: transaction)
             var applied: [(Diary.ID, Diary?, Diary?)] = []
             for (id, server) in versions where !pending.contains(id) {
                 let local = try await transaction.diary(id)
@@ -517,7 +602,7 @@ actor OfflineSync {
             } else {
                 record(.deletedOnServer, entryID: id, fields: mine.fields, written: mine.value, server: nil, error: nil, userID: userID)
             }
-            try? metadata.update { $0.acknowledged[key]?[id.rawValue.uuidString] = nil }
+            metadata.change { $0.acknowledged[key]?[id.rawValue.uuidString] = nil }
         }
         if !applied.isEmpty { publish() }
     }
@@ -529,11 +614,24 @@ actor OfflineSync {
         let position = metadata.current.positions[key]
         let changes = remote.changes
         let generation = self.generation
+        liveEnded = false
         live = Task {
             for await event in changes.changes(.entities([.diary]), after: position) {
                 await self.receive(event, userID: userID, generation: generation)
             }
+            self.liveStreamEnded(generation: generation)
         }
+    }
+
+    private func liveStreamEnded(generation: Int) {
+        if generation == self.generation { liveEnded = true }
+    }
+
+    /// Opens the live changes again from the last position applied, after the stream ended.
+    private func restartLiveChanges() {
+        guard let userID else { return }
+        live?.cancel()
+        startLiveChanges(for: userID)
     }
 
     private static func isOwn(_ userID: User.ID) -> @Sendable (ChangeValue) -> Bool {
@@ -554,7 +652,13 @@ actor OfflineSync {
             case .changed(let change):
                 guard change.entity == .diary else { break }
                 let id = Diary.ID(change.id)
-                let local = try await replica.read("offline.live") { try await $0.diary(id) }
+                let (local, pending) = try await replica.read("offline.live") { reader in
+                    (try await reader.diary(id), try await self.pendingEntries(of: userID, in: reader).contains(id))
+                }
+                if pending {
+                    // A write of this device's is queued for it: its answer will set the replica.
+                    break
+                }
                 if case .diary(let diary)? = change.value, diary == local {
                     // The echo of what the replica holds (usually this device's own write).
                     break
@@ -562,17 +666,20 @@ actor OfflineSync {
                 guard change.kind == .deleted || local != nil || change.value.map(Self.isOwn(userID)) == true else {
                     break
                 }
-                // The event's value may be older than a write of this device answered since: read the entry now.
+                // The event's value may be older than a write of this device answered since: read the entry now, and
+                // apply it only if no answer was settled for the entry while the read was on its way.
+                let settledBefore = settles[id, default: 0]
                 let current: Diary?
                 do {
                     current = try await remote.diaries.entry(id)
                 } catch let error as DiaryError where error.code == .notFound {
                     current = nil
                 }
+                guard settles[id, default: 0] == settledBefore, generation == self.generation else { break }
                 try await applyServerVersions([(id, current)], userID: userID)
             }
             let position = event.position
-            try metadata.update { $0.positions[userID.rawValue.uuidString] = position }
+            metadata.change { $0.positions[userID.rawValue.uuidString] = position }
             state.connectivity = .online
         } catch {
             state.lastError = DiaryError.wrapping(error)

@@ -1,6 +1,12 @@
 import DiarySDK
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// What the sync keeps besides the replica, in `sync.json` next to it: where the live changes stopped, when the
 /// last sync ended, the conflicts not yet cleared, and what the server answered to the user's last write of each
 /// entry (to tell a later write from another device that replaced it).
@@ -40,39 +46,77 @@ struct SyncMetadata: Codable, Sendable {
     }
 }
 
-/// The metadata file: read once, written whole (to a temporary file, flushed, renamed) after each change.
+/// The metadata file: read once, changed in memory, and written whole (a temporary file, flushed, then renamed
+/// over the old one) when a conflict is recorded and at the end of each sync pass.
 final class SyncMetadataFile: Sendable {
     let url: URL
-    private let contents: Locked<SyncMetadata>
+    private let contents: Locked<(metadata: SyncMetadata, isDirty: Bool)>
 
-    init(url: URL) throws {
+    /// Reads the file. A file that cannot be read (cut short by a power loss) is set aside as `sync.json.damaged`
+    /// and the sync starts over from empty metadata: it only costs a full refresh and the conflicts not yet
+    /// cleared, never a write (those are in the replica's outbox).
+    init(url: URL) {
         self.url = url
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            contents = Locked(SyncMetadata())
-            return
+        var metadata = SyncMetadata()
+        if let data = FileManager.default.contents(atPath: url.path) {
+            if let read = try? Self.decoder.decode(SyncMetadata.self, from: data) {
+                metadata = read
+            } else {
+                let damaged = url.appendingPathExtension("damaged")
+                try? FileManager.default.removeItem(at: damaged)
+                try? FileManager.default.moveItem(at: url, to: damaged)
+            }
         }
-        do {
-            contents = Locked(try Self.decoder.decode(SyncMetadata.self, from: data))
-        } catch {
-            throw DiaryError(.storageCorrupted, "the sync state \(url.path) could not be read", underlying: error)
+        contents = Locked((metadata, false))
+    }
+
+    var current: SyncMetadata { contents.current.metadata }
+
+    /// Changes the metadata in memory; ``flush()`` writes it.
+    func change(_ body: (inout SyncMetadata) -> Void) {
+        contents.withLock { contents in
+            body(&contents.metadata)
+            contents.isDirty = true
         }
     }
 
-    var current: SyncMetadata { contents.current }
-
-    /// Changes the metadata and writes it out.
+    /// Changes the metadata and writes it out at once.
     @discardableResult
     func update<Result>(_ change: (inout SyncMetadata) throws -> Result) throws -> Result {
-        let (result, data) = try contents.withLock { metadata in
-            let result = try change(&metadata)
-            return (result, try Self.encoder.encode(metadata))
+        let result = try contents.withLock { contents in
+            let result = try change(&contents.metadata)
+            contents.isDirty = true
+            return result
         }
+        try flush()
+        return result
+    }
+
+    /// Writes the metadata if it changed since the last write.
+    func flush() throws {
+        let data = try contents.withLock { contents -> Data? in
+            guard contents.isDirty else { return nil }
+            contents.isDirty = false
+            return try Self.encoder.encode(contents.metadata)
+        }
+        guard let data else { return }
+        let temporary = url.appendingPathExtension("tmp")
         do {
-            try data.write(to: url, options: .atomic)
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+            // rename(2) replaces the old file in one step, whether or not there is one.
+            guard rename(temporary.path, url.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: ["errno": errno])
+            }
         } catch {
+            contents.withLock { $0.isDirty = true }
             throw DiaryError(.unavailable, "the sync state \(url.path) could not be written", underlying: error)
         }
-        return result
     }
 
     /// Dates as the wire writes them (RFC 3339 with microseconds), so an entry's `updatedAt` reads back exactly.
