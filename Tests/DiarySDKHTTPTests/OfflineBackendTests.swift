@@ -1,4 +1,5 @@
-import DiarySDK
+@_spi(Storage) import DiarySDK
+@_spi(Storage) import DiarySDKFileStore
 import DiarySDKHTTP
 import DiarySDKOffline
 import Foundation
@@ -202,6 +203,43 @@ struct OfflineBackendTests {
         #expect(await laptop.syncState.pendingWrites == 0)
         try await phone.close()
         try await laptop.close()
+        try await server.stop()
+    }
+
+    @Test func anUnreadableOutboxEntryIsReportedAndTheWritesAfterItAreStillSent() async throws {
+        let server = try await RestartableServer()
+        let (backend, directory) = try Self.device(server)
+        let user = try await Self.signUp(backend, "damaged")
+        try await server.stop()
+        let before = try await backend.repositories.diaries.write(DiaryDraft(title: "Before", body: "Queued first."))
+        try await backend.close()
+        // An entry this release cannot read (a newer release's operation, or damage), queued between two writes.
+        let replica = try FileStoreBackend(configuration: .init(directory: directory.appendingPathComponent("replica")))
+        try await replica.storage.write("test.damage") { transaction in
+            try await transaction.put(
+                .outbox(
+                    OutboxRecord(
+                        id: UUID(), sequence: 1_000, userID: user.id, operation: "diaries.fromTheFuture",
+                        payload: "{not json", createdAt: Date())))
+        }
+        try await replica.close()
+        try "{ this is not the sync state".write(
+            to: directory.appendingPathComponent("sync.json"), atomically: false, encoding: .utf8)
+
+        // A damaged sync.json is set aside; the backend opens, and the session is restored.
+        let reopened = try OfflineBackend(configuration: backend.configuration)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("sync.json.damaged").path))
+        #expect(try await reopened.repositories.accounts.restoreSession()?.id == user.id)
+        let after = try await reopened.repositories.diaries.write(DiaryDraft(title: "After", body: "Queued last."))
+        try await server.restart()
+        try await reopened.sync()
+        let state = await reopened.syncState
+        #expect(state.pendingWrites == 0)
+        #expect(state.conflicts.map(\.kind) == [.rejected])
+        #expect(state.conflicts.first?.errorCode == DiaryError.Code.storageCorrupted.rawValue)
+        let onServer = try await Self.serverEntries(server, email: "damaged@example.com")
+        #expect(Set(onServer.map(\.id)) == [before.id, after.id])
+        try await reopened.close()
         try await server.stop()
     }
 }
