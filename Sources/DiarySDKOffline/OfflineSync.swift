@@ -332,7 +332,17 @@ actor OfflineSync {
                 try await quarantine(entry, error, userID: userID)
                 continue
             }
-            let outcome = try await send(operation, payload, key: entry.id, userID: userID)
+            let outcome: Outcome
+            do {
+                outcome = try await send(operation, payload, key: entry.id, userID: userID)
+            } catch {
+                // Counted on the entry, for diagnostics (`OutboxRecord.attempts`); it is sent again next pass.
+                var counted = entry
+                counted.attempts += 1
+                let failed = counted
+                try? await replica.write("offline.attempt") { try await $0.put(.outbox(failed)) }
+                throw error
+            }
             guard generation == self.generation else { return }
             try await settle(entry, operation, payload, outcome, userID: userID)
             state.pendingWrites = max(0, state.pendingWrites - 1)

@@ -39,9 +39,16 @@ final class OutboxStorage: DiaryStorage {
         guard let pending = Self.pending else { return try await base.write(operation, body) }
         return try await base.write(operation) { transaction in
             let result = try await body(transaction)
-            guard let payload = try pending.payload(result) else {
-                // The write changed nothing that needs sending (for example, an entry already hidden).
-                return result
+            let payload: String
+            do {
+                guard let made = try pending.payload(result) else {
+                    // The write's result is not what its operation makes (no entry to name): nothing to send.
+                    return result
+                }
+                payload = made
+            } catch {
+                throw DiaryError(
+                    .server, "the outbox entry for \(pending.operation.rawValue) could not be encoded", underlying: error)
             }
             let sequence = try await self.takeSequence(for: pending.userID, in: transaction)
             try await transaction.put(

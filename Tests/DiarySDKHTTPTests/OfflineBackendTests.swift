@@ -212,9 +212,15 @@ struct OfflineBackendTests {
         let user = try await Self.signUp(backend, "damaged")
         try await server.stop()
         let before = try await backend.repositories.diaries.write(DiaryDraft(title: "Before", body: "Queued first."))
+        await #expect(throws: DiaryError.self) { try await backend.sync() }
         try await backend.close()
         // An entry this release cannot read (a newer release's operation, or damage), queued between two writes.
         let replica = try FileStoreBackend(configuration: .init(directory: directory.appendingPathComponent("replica")))
+        let queued = try await replica.storage.read("test.outbox") { reader in
+            try await reader.rows(StorageSchema.outboxByUser, equalTo: user.id)
+        }
+        #expect(queued.count == 1)
+        #expect(queued.allSatisfy { $0.attempts >= 1 }, "each failed send is counted on its entry")
         try await replica.storage.write("test.damage") { transaction in
             try await transaction.put(
                 .outbox(
