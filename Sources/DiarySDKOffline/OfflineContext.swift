@@ -47,7 +47,8 @@ struct OfflineContext: Sendable {
     /// Runs a local write with its outbox entry, then wakes the sync (or, with
     /// ``OfflineBackend/WriteAcknowledgement/serverWhenReachable``, waits for the server's answer).
     func queue<Result: Sendable>(
-        _ operation: OutboxOperation, userID: User.ID, payload: @escaping @Sendable (any Sendable) throws -> String?,
+        _ operation: OutboxOperation, userID: User.ID,
+        payload: @escaping @Sendable (any Sendable) throws -> (subject: UUID, payload: String)?,
         _ write: () async throws -> Result
     ) async throws -> Result {
         let pending = PendingWrite(

@@ -36,8 +36,6 @@ actor OfflineSync {
     /// How many times each entry's row was settled from a server answer, so that a server read that started
     /// before a settle is not applied over it.
     private var settles: [Diary.ID: Int] = [:]
-    /// The entry each outbox row is about, decoded once (an outbox is read at every settle and refresh).
-    private let entryIDs = Locked<[UUID: Diary.ID]>([:])
     private var runningPass: Task<DiaryError?, Never>?
     /// Counts passes, to tell the writes sent together (``SyncMetadata/AcknowledgedWrite/pass``).
     private var passNumber = Int.random(in: 0..<(1 << 40))
@@ -353,28 +351,20 @@ actor OfflineSync {
     /// Takes an outbox entry that cannot be read (damaged, or written by a newer release) out of the queue, so the
     /// writes after it are sent, and reports it as a refused write.
     private func quarantine(_ entry: OutboxRecord, _ error: DiaryError, userID: User.ID) async throws {
-        let entryID = self.entryID(of: entry)
         record(
-            .rejected, entryID: entryID ?? Diary.ID(entry.id), fields: Set(DiaryField.allCases), written: nil,
+            .rejected, entryID: Diary.ID(entry.subject), fields: Set(DiaryField.allCases), written: nil,
             server: nil, error: error, userID: userID)
         try await replica.write("offline.quarantine") { try await $0.remove(.outbox(entry.id)) }
     }
 
-    /// The entry an outbox row is about; `nil` for a row that cannot be read.
-    private nonisolated func entryID(of row: OutboxRecord) -> Diary.ID? {
-        if let known = entryIDs.withLock({ $0[row.id] }) { return known }
-        guard let id = try? OutboxPayload.decode(row).entryID else { return nil }
-        entryIDs.withLock { $0[row.id] = id }
-        return id
-    }
-
     /// The entries the user's outbox still changes.
     private nonisolated func pendingEntries(of userID: User.ID, in reader: any StorageReader) async throws -> Set<Diary.ID> {
-        var pending: Set<Diary.ID> = []
-        for row in try await reader.rows(StorageSchema.outboxByUser, equalTo: userID) {
-            if let id = entryID(of: row) { pending.insert(id) }
-        }
-        return pending
+        Set(try await reader.rows(StorageSchema.outboxByUser, equalTo: userID).map { Diary.ID($0.subject) })
+    }
+
+    /// Whether the outbox still holds a write about entry `id`.
+    private nonisolated func isPending(_ id: Diary.ID, in reader: any StorageReader) async throws -> Bool {
+        try await reader.count(StorageSchema.outboxBySubject, equalTo: WireText.lowercase(id.rawValue), where: .none) > 0
     }
 
     /// What the server made of an outbox entry.
@@ -467,12 +457,11 @@ actor OfflineSync {
         }
         let settled = try await replica.write("offline.settle") { transaction -> Bool in
             try await transaction.remove(.outbox(entry.id))
-            guard try await !self.pendingEntries(of: userID, in: transaction).contains(id) else { return false }
+            guard try await !self.isPending(id, in: transaction) else { return false }
             try await Self.show(server, for: id, in: transaction)
             return true
         }
         if settled { settles[id, default: 0] += 1 }
-        entryIDs.withLock { $0[entry.id] = nil }
         metadata.change { metadata in
             if case .applied(let value?) = outcome, !fields.isEmpty {
                 var acknowledged = metadata.acknowledged[key, default: [:]]
@@ -663,7 +652,7 @@ actor OfflineSync {
                 guard change.entity == .diary else { break }
                 let id = Diary.ID(change.id)
                 let (local, pending) = try await replica.read("offline.live") { reader in
-                    (try await reader.diary(id), try await self.pendingEntries(of: userID, in: reader).contains(id))
+                    (try await reader.diary(id), try await self.isPending(id, in: reader))
                 }
                 if pending {
                     // A write of this device's is queued for it: its answer will set the replica.

@@ -39,13 +39,13 @@ final class OutboxStorage: DiaryStorage {
         guard let pending = Self.pending else { return try await base.write(operation, body) }
         return try await base.write(operation) { transaction in
             let result = try await body(transaction)
-            let payload: String
+            let made: (subject: UUID, payload: String)
             do {
-                guard let made = try pending.payload(result) else {
+                guard let payload = try pending.payload(result) else {
                     // The write's result is not what its operation makes (no entry to name): nothing to send.
                     return result
                 }
-                payload = made
+                made = payload
             } catch {
                 throw DiaryError(
                     .server, "the outbox entry for \(pending.operation.rawValue) could not be encoded", underlying: error)
@@ -54,8 +54,8 @@ final class OutboxStorage: DiaryStorage {
             try await transaction.put(
                 .outbox(
                     OutboxRecord(
-                        id: pending.id, sequence: sequence, userID: pending.userID, operation: pending.operation.rawValue,
-                        payload: payload, createdAt: pending.createdAt)))
+                        id: pending.id, sequence: sequence, userID: pending.userID, subject: made.subject,
+                        operation: pending.operation.rawValue, payload: made.payload, createdAt: pending.createdAt)))
             return result
         }
     }

@@ -17,8 +17,9 @@ struct PendingWrite: Sendable {
     let userID: User.ID
     let operation: OutboxOperation
     let createdAt: Date
-    /// The entry's payload for the write's result, or `nil` when there is nothing to send.
-    let payload: @Sendable (any Sendable) throws -> String?
+    /// The entry's subject (the row the write is about) and payload for the write's result, or `nil` when there is
+    /// nothing to send.
+    let payload: @Sendable (any Sendable) throws -> (subject: UUID, payload: String)?
 }
 
 /// What an outbox entry sends: the entry it is about, and the arguments of its operation. Written with explicit
@@ -104,8 +105,9 @@ struct OutboxPayload: Codable, Sendable, Hashable {
         }
     }
 
-    func encoded() throws -> String {
-        String(decoding: try Self.encoder.encode(self), as: UTF8.self)
+    /// The outbox entry's subject and payload text.
+    func encoded() throws -> (subject: UUID, payload: String) {
+        (entryID.rawValue, String(decoding: try Self.encoder.encode(self), as: UTF8.self))
     }
 
     static func decode(_ entry: OutboxRecord) throws -> OutboxPayload {

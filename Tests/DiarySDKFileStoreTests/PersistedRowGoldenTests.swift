@@ -50,10 +50,10 @@ struct PersistedRowGoldenTests {
                 id: (StoreFixture.id(55) as Post.ID).rawValue, kind: .post, retiredAt: Date(timeIntervalSince1970: 1_795_789_800.123456)))
         ),
         (
-            ##"{"outbox":{"attempts":2,"createdAt":"2026-11-27T14:30:00.123456Z","id":"00000000-0000-4000-8000-000000000056","operation":"diaries.write","payload":"{\"title\":\"Subway\"}","sequence":7,"userID":"00000000-0000-4000-8000-000000000001"}}"##,
+            ##"{"outbox":{"attempts":2,"createdAt":"2026-11-27T14:30:00.123456Z","id":"00000000-0000-4000-8000-000000000056","operation":"diaries.write","payload":"{\"title\":\"Subway\"}","sequence":7,"subject":"00000000-0000-4000-8000-000000000057","userID":"00000000-0000-4000-8000-000000000001"}}"##,
             .outbox(OutboxRecord(
                 id: (StoreFixture.id(56) as Post.ID).rawValue, sequence: 7, userID: StoreFixture.alice,
-                operation: "diaries.write", payload: #"{"title":"Subway"}"#,
+                subject: (StoreFixture.id(57) as Diary.ID).rawValue, operation: "diaries.write", payload: #"{"title":"Subway"}"#,
                 createdAt: Date(timeIntervalSince1970: 1_795_789_800.123456), attempts: 2))
         ),
     ]

@@ -225,7 +225,7 @@ struct OfflineBackendTests {
             try await transaction.put(
                 .outbox(
                     OutboxRecord(
-                        id: UUID(), sequence: 1_000, userID: user.id, operation: "diaries.fromTheFuture",
+                        id: UUID(), sequence: 1_000, userID: user.id, subject: UUID(), operation: "diaries.fromTheFuture",
                         payload: "{not json", createdAt: Date())))
         }
         try await replica.close()

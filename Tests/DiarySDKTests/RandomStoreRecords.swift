@@ -119,7 +119,8 @@ struct RandomStoreRecords {
             let retired = RetiredIDRecord(
                 id: anonymousBlock.to.rawValue, kind: .post, retiredAt: block.createdAt)
             let queued = OutboxRecord(
-                id: block.to.rawValue, sequence: 1, userID: block.from, operation: "diaries.delete",
+                id: block.to.rawValue, sequence: 1, userID: block.from, subject: anonymousBlock.from.rawValue,
+                operation: "diaries.delete",
                 payload: #"{"id":"x"}"#, createdAt: block.createdAt)
             return pick([.block(block), .anonymousBlock(anonymousBlock), .retiredID(retired), .outbox(queued)])
         case 17:

@@ -118,6 +118,10 @@ public enum StorageSchema {
     }
     /// A user's outbox entries (``OutboxRecord``).
     public static let outboxByUser = StorageIndex<OutboxRecord, User.ID>("outbox.userID", on: outbox) { [$0.userID] }
+    /// Outbox entries by the row they are about (``OutboxRecord/subject``, as a lowercase UUID).
+    public static let outboxBySubject = StorageIndex<OutboxRecord, String>("outbox.subject", on: outbox) {
+        [WireText.lowercase($0.subject)]
+    }
     /// The `diariesByAuthor` index.
     public static let diariesByAuthor = StorageIndex<Diary, User.ID>("diaries.authorID", on: diaries) { [$0.authorID] }
     /// The `diariesByAuthorMonth` index.
@@ -265,7 +269,7 @@ public enum StorageSchema {
         postsByImportKey, postsByImage, commentsByTarget, commentsByParent, commentsByAuthor, likesByUser, likesByPost,
         followsByFollower, followsByFollowed, blocksByBlocker, blocksByBlocked, anonymousBlocksByBlocker,
         anonymousBlocksByBlocked, reportsByReporter, notificationsByRecipient, notificationsByActor, blogsByOwner,
-        outboxByUser,
+        outboxByUser, outboxBySubject,
     ]
 
     /// Every listing, for stores that derive theirs from the declarations.

@@ -223,6 +223,9 @@ public struct OutboxRecord: Hashable, Sendable {
     public var sequence: Int
     /// Who made the write.
     public var userID: User.ID
+    /// The id of the row the write is about (the entry written, edited or deleted), so the rows a queue still
+    /// changes are found without reading the payloads.
+    public var subject: UUID
     /// The repository operation, for example `"diaries.write"`.
     public var operation: String
     /// The operation's arguments, as JSON text written by the offline backend.
@@ -233,12 +236,13 @@ public struct OutboxRecord: Hashable, Sendable {
     public var attempts: Int
 
     public init(
-        id: UUID, sequence: Int, userID: User.ID, operation: String, payload: String, createdAt: Date,
+        id: UUID, sequence: Int, userID: User.ID, subject: UUID, operation: String, payload: String, createdAt: Date,
         attempts: Int = 0
     ) {
         self.id = id
         self.sequence = sequence
         self.userID = userID
+        self.subject = subject
         self.operation = operation
         self.payload = payload
         self.createdAt = createdAt

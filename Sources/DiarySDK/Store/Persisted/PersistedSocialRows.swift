@@ -206,8 +206,8 @@ package struct PersistedRetiredID: PersistedValue {
     }
 }
 
-/// A persisted ``OutboxRecord`` row: `{"id": "…", "sequence": 3, "userID": "…", "operation": "diaries.write",
-/// "payload": "{…}", "createdAt": "…", "attempts": 0}`.
+/// A persisted ``OutboxRecord`` row: `{"id": "…", "sequence": 3, "userID": "…", "subject": "…",
+/// "operation": "diaries.write", "payload": "{…}", "createdAt": "…", "attempts": 0}`.
 package struct PersistedOutboxEntry: PersistedValue {
     package var value: OutboxRecord
 
@@ -216,7 +216,7 @@ package struct PersistedOutboxEntry: PersistedValue {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, sequence, userID, operation, payload, createdAt, attempts
+        case id, sequence, userID, subject, operation, payload, createdAt, attempts
     }
 
     package init(from decoder: any Decoder) throws {
@@ -224,6 +224,7 @@ package struct PersistedOutboxEntry: PersistedValue {
         value = OutboxRecord(
             id: try row.decodeID(EntityID<OutboxRecord>.self, forKey: .id).rawValue,
             sequence: try row.decode(Int.self, forKey: .sequence), userID: try row.decodeID(forKey: .userID),
+            subject: try row.decodeID(EntityID<OutboxRecord>.self, forKey: .subject).rawValue,
             operation: try row.decode(String.self, forKey: .operation),
             payload: try row.decode(String.self, forKey: .payload), createdAt: try row.decodeDate(forKey: .createdAt),
             attempts: try row.decode(Int.self, forKey: .attempts))
@@ -234,6 +235,7 @@ package struct PersistedOutboxEntry: PersistedValue {
         try row.encodeID(EntityID<OutboxRecord>(value.id), forKey: .id)
         try row.encode(value.sequence, forKey: .sequence)
         try row.encodeID(value.userID, forKey: .userID)
+        try row.encodeID(EntityID<OutboxRecord>(value.subject), forKey: .subject)
         try row.encode(value.operation, forKey: .operation)
         try row.encode(value.payload, forKey: .payload)
         try row.encodeDate(value.createdAt, forKey: .createdAt)
