@@ -26,7 +26,6 @@ actor OfflineSync {
     private var retry: Task<Void, Never>?
     private var live: Task<Void, Never>?
     private var loop: Task<Void, Never>?
-    private var waiters: [CheckedContinuation<Void, Never>] = []
     private var generation = 0
     /// Whether a user was set since the backend opened (the launch's stored session then no longer applies).
     private var userWasSet = false
@@ -83,7 +82,6 @@ actor OfflineSync {
         kick.finish()
         for subscriber in subscribers.values { subscriber.finish() }
         subscribers = [:]
-        resumeWaiters()
     }
 
     /// Syncs for `userID` from now on (`nil`: signed out, nothing is sent).
@@ -124,11 +122,6 @@ actor OfflineSync {
     func launch(as userID: User.ID?) async {
         guard !userWasSet else { return }
         await setUser(userID)
-    }
-
-    /// Asks for a sync soon (after a local write).
-    nonisolated func wake() {
-        kick.yield()
     }
 
     // MARK: - Observation
@@ -277,10 +270,6 @@ actor OfflineSync {
         }
     }
 
-    private func resumeWaiters() {
-        for waiter in waiters { waiter.resume() }
-        waiters = []
-    }
 
     /// Errors after which the same write is sent again later: the server was not reached, answered 5xx or 429,
     /// or the session must be refreshed or signed in again first.

@@ -125,7 +125,24 @@ struct OutboxPayload: Codable, Sendable, Hashable {
 
 /// A field of an entry a user writes, as conflicts name them.
 public enum DiaryField: String, Hashable, Sendable, Codable, CaseIterable {
-    case day, title, body, mood, tags, images, visibility, isHidden, isFavourite
+    /// ``Diary/day``.
+    case day
+    /// ``Diary/title``.
+    case title
+    /// ``Diary/body``.
+    case body
+    /// ``Diary/mood``.
+    case mood
+    /// ``Diary/tags``.
+    case tags
+    /// ``Diary/images``.
+    case images
+    /// ``Diary/visibility``.
+    case visibility
+    /// ``Diary/isHidden``.
+    case isHidden
+    /// ``Diary/isFavourite``.
+    case isFavourite
 
     /// Whether two versions of an entry differ in this field.
     func differs(_ lhs: Diary, _ rhs: Diary) -> Bool {

@@ -54,6 +54,7 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, Codable {
 
     /// The conflict's id, increasing in the order conflicts were found.
     public var id: Int
+    /// What happened.
     public var kind: Kind
     /// The entry.
     public var entryID: Diary.ID
@@ -65,8 +66,9 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, Codable {
     public var written: Diary?
     /// The entry as the server has it now; `nil` when it is deleted.
     public var server: Diary?
-    /// The server's refusal, for ``Kind/rejected``: its code and message.
+    /// The code of the server's refusal (`DiaryError.Code`'s raw value), for ``Kind/rejected``.
     public var errorCode: String?
+    /// The message of the server's refusal, for ``Kind/rejected``.
     public var errorMessage: String?
     /// When the conflict was found.
     public var detectedAt: Date

@@ -235,6 +235,7 @@ public struct OutboxRecord: Hashable, Sendable {
     /// How many times sending it failed for a reason other than the server's answer (the network, the server down).
     public var attempts: Int
 
+    /// Creates an outbox entry; `attempts` starts at 0.
     public init(
         id: UUID, sequence: Int, userID: User.ID, subject: UUID, operation: String, payload: String, createdAt: Date,
         attempts: Int = 0
