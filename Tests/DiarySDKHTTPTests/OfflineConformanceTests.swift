@@ -39,9 +39,7 @@ final class OfflineWorld: ConformanceWorld, @unchecked Sendable {
     }
 
     func setNow(_ date: Date) async throws {
-        struct Clock: Encodable { var now: Date }
-        let reply = try await control.sendJSON("POST", "/v1/_test/clock", Clock(now: date))
-        guard reply.status == 204 else { throw ServerError("setting the clock answered \(reply.status): \(reply.text)") }
+        try await HTTPWorld(control: control).setNow(date)
         clock.set(date)
     }
 
@@ -50,7 +48,7 @@ final class OfflineWorld: ConformanceWorld, @unchecked Sendable {
             try await backend.close()
             try? FileManager.default.removeItem(at: directory)
         }
-        try await control.send("DELETE", "/v1/_test/worlds/\(control.world ?? "")")
+        try await HTTPWorld(control: control).shutdown()
     }
 }
 
