@@ -202,6 +202,8 @@ extension ConformanceSuite {
             let alice = try await context.user("alice")
             let bob = try await context.user("bob")
             let stream = ChangeRecorder(alice.sdk.changes.changes(.feed))
+            // Opened first: a post committed before the stream registers is already behind its head and never arrives.
+            _ = try await stream.first()
             let first = try await bob.sdk.posts.publish(.init(title: "0", body: "the first"))
             try await stream.waitFor(.inserted, of: first.id.rawValue)
             let old = try expectSome(stream.changes.first?.position, "the first change's position")
