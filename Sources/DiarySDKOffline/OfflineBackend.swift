@@ -88,6 +88,8 @@ public final class OfflineBackend: Sendable {
     let outboxStorage: OutboxStorage
     let remote: HTTPBackend
     let sync: OfflineSync
+    /// The posts and comments last read from the server, for likes and comment edits made offline.
+    let seen = SeenValues()
     private let engines = Locked<[User.ID: DiaryEngine]>([:])
     private let bundle = Locked<DiaryRepositories?>(nil)
 
@@ -145,7 +147,8 @@ public final class OfflineBackend: Sendable {
                 books: OnlineBookRepository(remote: remote.repositories.books, link: context),
                 posts: OfflinePosts(
                     context: context, online: OnlinePostRepository(remote: remote.repositories.posts, link: context)),
-                comments: OnlineCommentRepository(remote: remote.repositories.comments, link: context),
+                comments: OfflineComments(
+                    context: context, online: OnlineCommentRepository(remote: remote.repositories.comments, link: context)),
                 social: OnlineSocialRepository(remote: remote.repositories.social, link: context),
                 notifications: OnlineNotificationRepository(remote: remote.repositories.notifications, link: context),
                 blogs: OfflineBlogs(

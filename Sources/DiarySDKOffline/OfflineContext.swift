@@ -1,4 +1,5 @@
 @_spi(Storage) @_spi(Engine) import DiarySDK
+@_spi(Storage) import DiarySDKFileStore
 import DiarySDKHTTP
 import Foundation
 
@@ -38,10 +39,54 @@ struct OfflineContext: Sendable {
                 .unavailable,
                 "\(operation) needs the server, which could not be reached at the last attempt (writes made offline wait in the outbox)")
         }
-        if write, (try? await userID()) != nil, await backend.sync.current.pendingWrites > 0 {
-            try await backend.sync.syncNow()
+        if write, (try? await userID()) != nil, let error = await backend.sync.sendPending() {
+            throw error
         }
         return try await call()
+    }
+
+    /// Sends the outbox first, when there is anything in it and the server was reachable at the last attempt, so a
+    /// read of the server sees the user's own comments and likes; a read goes on whatever the outcome.
+    func sendPendingBeforeRead() async {
+        guard await !backend.sync.isOffline else { return }
+        _ = await backend.sync.sendPending()
+    }
+
+    /// A write the server decides that can wait for it (a comment, a like).
+    ///
+    /// While the server was reachable at the last attempt, the outbox is sent and then `call` goes to the server
+    /// with a new idempotency key; its answer is returned. While it was not, or when this attempt does not reach
+    /// it (no answer, 5xx, 429), the write goes into the outbox with that same key, so a server that applied an
+    /// attempt whose answer was lost answers the resend from its idempotency record, and `local` makes the value
+    /// to return from what the device knows. `local` runs before anything is queued: a write it refuses (blank
+    /// text, a post the device never read) is never queued.
+    func sendOrQueue<Result: Sendable>(
+        _ operation: OutboxOperation, _ payload: CommunityPayload, call: () async throws -> Result,
+        local: (User.ID) async throws -> Result
+    ) async throws -> Result {
+        let userID = try await userID()
+        let key = UUID()
+        if await !backend.sync.isOffline {
+            do {
+                if let error = await backend.sync.sendPending() { throw error }
+                return try await HTTPBackend.withIdempotencyKey(key.uuidString.lowercased(), call)
+            } catch let error as DiaryError where OfflineSync.isUnreachable(error) && !Task.isCancelled {
+                // Not answered: queued below.
+            }
+        }
+        let value = try await local(userID)
+        let pending = PendingWrite(
+            id: key, userID: userID, operation: operation, createdAt: backend.configuration.environment.clock.now(),
+            payload: { _ in nil })
+        try await backend.outboxStorage.enqueue(pending, try payload.encoded())
+        await backend.sync.queued()
+        return value
+    }
+
+    /// The signed-in user's public identity, from the profile the replica holds.
+    func author(_ userID: User.ID) async throws -> AuthorSummary? {
+        let user = try await backend.replica.storage.read("offline.user") { try await $0.user(userID) }
+        return user.map { AuthorSummary(id: $0.id, nickname: $0.nickname, avatar: $0.avatar) }
     }
 
     /// Runs a local write with its outbox entry, then wakes the sync (or, with

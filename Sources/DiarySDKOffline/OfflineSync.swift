@@ -181,6 +181,13 @@ actor OfflineSync {
         if let error = await pass() { throw error }
     }
 
+    /// Sends the outbox if anything is in it, without the refresh a full sync makes.
+    /// - Returns: The error that stopped the pass, if any.
+    func sendPending() async -> DiaryError? {
+        guard let userID, (try? await pendingCount(userID)) ?? state.pendingWrites > 0 else { return nil }
+        return await pass()
+    }
+
     /// Sends the outbox up to and including `entry`, unless the server cannot be reached.
     /// - Returns: The server's refusal of that entry, if it refused it.
     func deliver(through entry: UUID) async -> DiaryError? {
@@ -312,6 +319,27 @@ actor OfflineSync {
                     userID: userID)
                 continue
             }
+            if operation.isCommunity {
+                let payload: CommunityPayload
+                do {
+                    payload = try CommunityPayload.decode(entry)
+                } catch let error as DiaryError {
+                    try await quarantine(entry, error, userID: userID)
+                    continue
+                }
+                let refusal: DiaryError?
+                do {
+                    refusal = try await sendCommunity(operation, payload, key: entry.id)
+                } catch {
+                    try? await countAttempt(entry)
+                    throw error
+                }
+                guard generation == self.generation else { return }
+                try await settleCommunity(entry, operation, payload, refusal: refusal, userID: userID)
+                state.pendingWrites = max(0, state.pendingWrites - 1)
+                publish()
+                continue
+            }
             let payload: OutboxPayload
             do {
                 payload = try OutboxPayload.decode(entry)
@@ -323,11 +351,7 @@ actor OfflineSync {
             do {
                 outcome = try await send(operation, payload, key: entry.id, userID: userID)
             } catch {
-                // Counted on the entry, for diagnostics (`OutboxRecord.attempts`); it is sent again next pass.
-                var counted = entry
-                counted.attempts += 1
-                let failed = counted
-                try? await replica.write("offline.attempt") { try await $0.put(.outbox(failed)) }
+                try? await countAttempt(entry)
                 throw error
             }
             guard generation == self.generation else { return }
@@ -337,12 +361,93 @@ actor OfflineSync {
         }
     }
 
+    /// Counts a failed send on the entry, for diagnostics (`OutboxRecord.attempts`); it is sent again next pass.
+    private func countAttempt(_ entry: OutboxRecord) async throws {
+        var counted = entry
+        counted.attempts += 1
+        let failed = counted
+        try await replica.write("offline.attempt") { try await $0.put(.outbox(failed)) }
+    }
+
+    /// Sends a comment or a like.
+    /// - Returns: The server's refusal, or `nil` when it was applied (or had been already: a comment whose create
+    ///   was answered before, a like of a post that is gone).
+    /// - Throws: What means it must be sent again (the server unreachable, the session to be refreshed).
+    private func sendCommunity(_ operation: OutboxOperation, _ payload: CommunityPayload, key: UUID) async throws -> DiaryError? {
+        let comments = remote.comments
+        let posts = remote.posts
+        do {
+            try await HTTPBackend.withIdempotencyKey(key.uuidString.lowercased()) {
+                switch operation {
+                case .addComment:
+                    guard let draft = payload.draft, draft.id != nil else { throw Self.malformed(key, operation) }
+                    _ = try await comments.addComment(draft)
+                case .editComment:
+                    guard let id = payload.commentID, let body = payload.body else { throw Self.malformed(key, operation) }
+                    _ = try await comments.editComment(id, body: body, mood: payload.mood)
+                case .deleteComment:
+                    guard let id = payload.commentID else { throw Self.malformed(key, operation) }
+                    try await comments.deleteComment(id)
+                case .like:
+                    guard let id = payload.postID else { throw Self.malformed(key, operation) }
+                    _ = try await posts.like(id)
+                case .unlike:
+                    guard let id = payload.postID else { throw Self.malformed(key, operation) }
+                    _ = try await posts.unlike(id)
+                case .writeDiary, .editDiary, .deleteDiary, .setHidden, .setFavourite:
+                    throw Self.malformed(key, operation)
+                }
+            }
+            return nil
+        } catch let error as DiaryError where !Self.isRetryable(error) {
+            switch (operation, error.code, error.reason) {
+            case (.deleteComment, .notFound, _), (.unlike, .notFound, _):
+                // Already gone: nothing is left to undo.
+                return nil
+            case (.addComment, .conflict, .alreadyUsed?):
+                // The id was chosen on this device: an earlier attempt whose answer was lost created it.
+                return nil
+            default:
+                return error
+            }
+        }
+    }
+
+    /// Takes a sent comment or like out of the outbox; a refusal is reported as a conflict first (durably, so a
+    /// process killed in between reports it again rather than never).
+    private func settleCommunity(
+        _ entry: OutboxRecord, _ operation: OutboxOperation, _ payload: CommunityPayload, refusal: DiaryError?,
+        userID: User.ID
+    ) async throws {
+        if let refusal {
+            let subject: SyncConflict.Subject =
+                if let postID = payload.postID { .like(postID) } else { .comment(Comment.ID(entry.subject)) }
+            let kind: SyncConflict.Kind =
+                refusal.code == .notFound && operation != .addComment ? .deletedOnServer : .rejected
+            let written = payload.draft.map { draft in
+                Comment(
+                    id: draft.id ?? Comment.ID(entry.subject), target: draft.target, parentID: draft.parentID, author: nil,
+                    isMine: true, isAnonymous: draft.isAnonymous, body: draft.body, mood: draft.mood,
+                    createdAt: entry.createdAt, updatedAt: entry.createdAt)
+            }
+            record(kind, subject: subject, writtenComment: written, error: refusal, userID: userID)
+            keepRefusal(refusal, of: entry.id)
+        }
+        try await replica.write("offline.settle") { try await $0.remove(.outbox(entry.id)) }
+    }
+
     /// Takes an outbox entry that cannot be read (damaged, or written by a newer release) out of the queue, so the
     /// writes after it are sent, and reports it as a refused write.
     private func quarantine(_ entry: OutboxRecord, _ error: DiaryError, userID: User.ID) async throws {
-        record(
-            .rejected, entryID: Diary.ID(entry.subject), fields: Set(DiaryField.allCases), written: nil,
-            server: nil, error: error, userID: userID)
+        let subject: SyncConflict.Subject =
+            switch OutboxOperation(rawValue: entry.operation) {
+            case .addComment, .editComment, .deleteComment: .comment(Comment.ID(entry.subject))
+            case .like, .unlike: .like(Post.ID(entry.subject))
+            case .writeDiary, .editDiary, .deleteDiary, .setHidden, .setFavourite: .entry(Diary.ID(entry.subject))
+            case nil: .unreadable(entry.id)
+            }
+        let fields: Set<DiaryField> = if case .entry = subject { Set(DiaryField.allCases) } else { [] }
+        record(.rejected, subject: subject, fields: fields, error: error, userID: userID)
         try await replica.write("offline.quarantine") { try await $0.remove(.outbox(entry.id)) }
     }
 
@@ -387,6 +492,8 @@ actor OfflineSync {
                 case .setFavourite:
                     guard let flag = payload.flag else { throw Self.malformed(key, operation) }
                     return .applied(try await diaries.setFavourite(id, flag))
+                case .addComment, .editComment, .deleteComment, .like, .unlike:
+                    throw Self.malformed(key, operation)
                 }
             }
         } catch let error as DiaryError where !Self.isRetryable(error) && error.code != .storageCorrupted {
@@ -440,7 +547,7 @@ actor OfflineSync {
             // Recorded (durably) before the replica changes: a process killed in between reports it again after
             // resending, rather than never.
             record(
-                conflict, entryID: id, fields: fields.isEmpty ? Set(DiaryField.allCases) : fields, written: written,
+                conflict, subject: .entry(id), fields: fields.isEmpty ? Set(DiaryField.allCases) : fields, written: written,
                 server: server, error: error, userID: userID)
             if let error { keepRefusal(error, of: entry.id) }
         }
@@ -484,15 +591,16 @@ actor OfflineSync {
     }
 
     private func record(
-        _ kind: SyncConflict.Kind, entryID: Diary.ID, fields: Set<DiaryField>, written: Diary?, server: Diary?,
-        error: DiaryError?, userID: User.ID
+        _ kind: SyncConflict.Kind, subject: SyncConflict.Subject, fields: Set<DiaryField> = [], written: Diary? = nil,
+        server: Diary? = nil, writtenComment: Comment? = nil, error: DiaryError?, userID: User.ID
     ) {
         let key = userID.rawValue.uuidString
         let now = clock.now()
         let conflicts = try? metadata.update { metadata in
             let conflict = SyncConflict(
-                id: metadata.nextConflictID, kind: kind, entryID: entryID, fields: fields, written: written,
-                server: server, errorCode: error?.code.rawValue, errorMessage: error?.message, detectedAt: now)
+                id: metadata.nextConflictID, kind: kind, subject: subject, fields: fields, written: written,
+                server: server, writtenComment: writtenComment, errorCode: error?.code.rawValue,
+                errorMessage: error?.message, detectedAt: now)
             metadata.nextConflictID += 1
             var list = metadata.conflicts[key, default: []]
             list.append(conflict)
@@ -586,9 +694,9 @@ actor OfflineSync {
             if let server {
                 let replaced = mine.fields.filter { $0.differs(mine.value, server) }
                 guard !replaced.isEmpty else { continue }
-                record(.overwritten, entryID: id, fields: replaced, written: mine.value, server: server, error: nil, userID: userID)
+                record(.overwritten, subject: .entry(id), fields: replaced, written: mine.value, server: server, error: nil, userID: userID)
             } else {
-                record(.deletedOnServer, entryID: id, fields: mine.fields, written: mine.value, server: nil, error: nil, userID: userID)
+                record(.deletedOnServer, subject: .entry(id), fields: mine.fields, written: mine.value, server: nil, error: nil, userID: userID)
             }
             metadata.change { $0.acknowledged[key]?[id.rawValue.uuidString] = nil }
         }

@@ -50,14 +50,28 @@ final class OutboxStorage: DiaryStorage {
                 throw DiaryError(
                     .server, "the outbox entry for \(pending.operation.rawValue) could not be encoded", underlying: error)
             }
-            let sequence = try await self.takeSequence(for: pending.userID, in: transaction)
-            try await transaction.put(
-                .outbox(
-                    OutboxRecord(
-                        id: pending.id, sequence: sequence, userID: pending.userID, subject: made.subject,
-                        operation: pending.operation.rawValue, payload: made.payload, createdAt: pending.createdAt)))
+            try await self.put(pending, made, in: transaction)
             return result
         }
+    }
+
+    /// Records a write that changes nothing on the device (a comment or a like, which the server decides) in the
+    /// outbox, in a transaction of its own.
+    func enqueue(_ pending: PendingWrite, _ made: (subject: UUID, payload: String)) async throws {
+        try await base.write("offline.enqueue") { transaction in
+            try await self.put(pending, made, in: transaction)
+        }
+    }
+
+    private func put(
+        _ pending: PendingWrite, _ made: (subject: UUID, payload: String), in transaction: any StorageTransaction
+    ) async throws {
+        let sequence = try await takeSequence(for: pending.userID, in: transaction)
+        try await transaction.put(
+            .outbox(
+                OutboxRecord(
+                    id: pending.id, sequence: sequence, userID: pending.userID, subject: made.subject,
+                    operation: pending.operation.rawValue, payload: made.payload, createdAt: pending.createdAt)))
     }
 
     func saveBlob(_ data: Data, for id: Attachment.ID) async throws {

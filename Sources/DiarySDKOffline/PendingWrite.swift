@@ -8,6 +8,20 @@ enum OutboxOperation: String, Sendable, CaseIterable {
     case deleteDiary = "diaries.delete"
     case setHidden = "diaries.setHidden"
     case setFavourite = "diaries.setFavourite"
+    case addComment = "comments.add"
+    case editComment = "comments.edit"
+    case deleteComment = "comments.delete"
+    case like = "posts.like"
+    case unlike = "posts.unlike"
+
+    /// Whether it is a write of the community's (a comment or a like): sent with a ``CommunityPayload``, and never
+    /// applied to the replica, which holds the user's own entries.
+    var isCommunity: Bool {
+        switch self {
+        case .writeDiary, .editDiary, .deleteDiary, .setHidden, .setFavourite: false
+        case .addComment, .editComment, .deleteComment, .like, .unlike: true
+        }
+    }
 }
 
 /// A local write about to run, and how its outbox entry is made from what the write returned.
@@ -99,9 +113,9 @@ struct OutboxPayload: Codable, Sendable, Hashable {
         switch operation {
         case .writeDiary: [.day, .title, .body, .mood, .tags, .images, .visibility]
         case .editDiary: edit?.fields ?? []
-        case .deleteDiary: []
         case .setHidden: [.isHidden]
         case .setFavourite: [.isFavourite]
+        case .deleteDiary, .addComment, .editComment, .deleteComment, .like, .unlike: []
         }
     }
 
@@ -113,6 +127,51 @@ struct OutboxPayload: Codable, Sendable, Hashable {
     static func decode(_ entry: OutboxRecord) throws -> OutboxPayload {
         do {
             return try JSONDecoder.diary().decode(OutboxPayload.self, from: Data(entry.payload.utf8))
+        } catch {
+            throw DiaryError(
+                .storageCorrupted, "the outbox entry \(entry.id) (\(entry.operation)) could not be read",
+                underlying: error)
+        }
+    }
+
+    private static let encoder = JSONEncoder.diary()
+}
+
+/// What a comment or like in the outbox sends. Written with explicit member names, so the outbox a release wrote is
+/// read by the next.
+struct CommunityPayload: Codable, Sendable, Hashable {
+    /// For ``OutboxOperation/addComment``: the comment, with the id chosen on the device.
+    var draft: CommentDraft?
+    /// For ``OutboxOperation/editComment`` and ``OutboxOperation/deleteComment``.
+    var commentID: Comment.ID?
+    /// For ``OutboxOperation/editComment``: the new text and mood.
+    var body: String?
+    var mood: Mood?
+    /// For ``OutboxOperation/like`` and ``OutboxOperation/unlike``.
+    var postID: Post.ID?
+
+    private enum CodingKeys: String, CodingKey {
+        case draft = "draft"
+        case commentID = "commentID"
+        case body = "body"
+        case mood = "mood"
+        case postID = "postID"
+    }
+
+    /// The row the write is about: the comment, or the liked post.
+    var subject: UUID? {
+        draft?.id?.rawValue ?? commentID?.rawValue ?? postID?.rawValue
+    }
+
+    /// The outbox entry's subject and payload text.
+    func encoded() throws -> (subject: UUID, payload: String) {
+        guard let subject else { throw DiaryError(.server, "a community outbox entry names no comment or post") }
+        return (subject, String(decoding: try Self.encoder.encode(self), as: UTF8.self))
+    }
+
+    static func decode(_ entry: OutboxRecord) throws -> CommunityPayload {
+        do {
+            return try JSONDecoder.diary().decode(CommunityPayload.self, from: Data(entry.payload.utf8))
         } catch {
             throw DiaryError(
                 .storageCorrupted, "the outbox entry \(entry.id) (\(entry.operation)) could not be read",

@@ -40,12 +40,13 @@ enum ReplicaRows {
 }
 
 /// Posts on the server; the user's own are mirrored into the replica as the server answers, so the calendar and
-/// the streak (which count posts) answer offline.
+/// the streak (which count posts) answer offline. Likes work offline (see ``setLiked(_:_:)``).
 struct OfflinePosts: PostRepository {
     let context: OfflineContext
     let online: OnlinePostRepository
 
     private func mirror(_ post: Post) async throws -> Post {
+        context.backend.seen.keep(post)
         guard post.isMine else { return post }
         let userID = try await context.userID()
         try await context.backend.replica.storage.write("offline.post") { transaction in
@@ -70,24 +71,36 @@ struct OfflinePosts: PostRepository {
         }
     }
 
-    func post(_ id: Post.ID) async throws -> Post { try await online.post(id) }
-    func feed(page: PageRequest) async throws -> Page<Post> { try await online.feed(page: page) }
+    /// Reads the server (after sending the user's queued comments and likes) and keeps what it read for a like
+    /// made offline.
+    private func read<Result: Sendable>(_ posts: (Result) -> [Post], _ call: () async throws -> Result) async throws -> Result {
+        await context.sendPendingBeforeRead()
+        let result = try await call()
+        for post in posts(result) { context.backend.seen.keep(post) }
+        return result
+    }
+
+    func post(_ id: Post.ID) async throws -> Post { try await read({ [$0] }) { try await online.post(id) } }
+    func feed(page: PageRequest) async throws -> Page<Post> {
+        try await read(\.items) { try await online.feed(page: page) }
+    }
     func posts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
-        try await online.posts(by: userID, page: page)
+        try await read(\.items) { try await online.posts(by: userID, page: page) }
     }
     func posts(by userID: User.ID?, on day: LocalDate) async throws -> [Post] {
-        try await online.posts(by: userID, on: day)
+        try await read({ $0 }) { try await online.posts(by: userID, on: day) }
     }
     func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
-        try await online.search(search, page: page)
+        try await read(\.items) { try await online.search(search, page: page) }
     }
-    func like(_ id: Post.ID) async throws -> Post { try await online.like(id) }
-    func unlike(_ id: Post.ID) async throws -> Post { try await online.unlike(id) }
+    func like(_ id: Post.ID) async throws -> Post { try await setLiked(id, true) }
+    func unlike(_ id: Post.ID) async throws -> Post { try await setLiked(id, false) }
     func likedPosts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
-        try await online.likedPosts(by: userID, page: page)
+        try await read(\.items) { try await online.likedPosts(by: userID, page: page) }
     }
     func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User> {
-        try await online.likers(of: id, page: page)
+        await context.sendPendingBeforeRead()
+        return try await online.likers(of: id, page: page)
     }
 }
 

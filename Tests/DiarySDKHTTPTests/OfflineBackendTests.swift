@@ -248,4 +248,91 @@ struct OfflineBackendTests {
         try await reopened.close()
         try await server.stop()
     }
+
+    @Test func commentsAndLikesMadeWhileTheServerIsDownArriveOnceAndRefusalsAreReported() async throws {
+        let server = try await RestartableServer()
+        let (backend, _) = try Self.device(server, "community", retryDelays: 600...600)
+        let sdk = backend.repositories
+        let me = try await Self.signUp(backend, "commenter")
+        let bob = HTTPBackend(configuration: .init(baseURL: server.baseURL)).repositories
+        _ = try await bob.accounts.signUp(
+            SignUpRequest(email: "bob@example.com", password: "correct horse battery", nickname: "bob"))
+        let kept = try await bob.posts.publish(PostDraft(title: "Kept", body: "Stays up."))
+        let doomed = try await bob.posts.publish(PostDraft(title: "Doomed", body: "Deleted while the device is offline."))
+        let bobs = try await bob.comments.addComment(CommentDraft(target: .post(kept.id), body: "first"))
+        // What the app shows, it read while online: a like or a reply made offline is about one of those.
+        let feed = try await sdk.posts.feed(page: .first())
+        #expect(Set(feed.items.map(\.id)).isSuperset(of: [kept.id, doomed.id]))
+        _ = try await sdk.comments.comments(on: .post(kept.id), page: .first())
+        let online = try await sdk.comments.addComment(CommentDraft(target: .post(kept.id), body: "written online"))
+
+        try await server.stop()
+        let entry = try await sdk.diaries.write(DiaryDraft(title: "Offline", body: "An entry to comment on."))
+        let onEntry = try await sdk.comments.addComment(CommentDraft(target: .diary(entry.id), body: "  a note on it  "))
+        #expect(onEntry.body == "a note on it")
+        #expect(onEntry.isMine && onEntry.author?.id == me.id && onEntry.author?.nickname == "commenter")
+        let reply = try await sdk.comments.addComment(CommentDraft(target: .post(kept.id), parentID: bobs.id, body: "a reply"))
+        #expect(reply.parentID == bobs.id)
+        let edited = try await sdk.comments.editComment(online.id, body: "edited offline", mood: nil)
+        #expect(edited.body == "edited offline" && edited.id == online.id)
+        let removed = try await sdk.comments.addComment(CommentDraft(target: .post(kept.id), body: "written, then deleted"))
+        try await sdk.comments.deleteComment(removed.id)
+        let liked = try await sdk.posts.like(kept.id)
+        #expect(liked.isLiked && liked.likeCount == 1)
+        #expect(try await sdk.posts.like(kept.id).likeCount == 1, "liking twice counts once")
+        _ = try await sdk.posts.like(doomed.id)
+        let late = try await sdk.comments.addComment(CommentDraft(target: .post(doomed.id), body: "too late"))
+        #expect(await backend.syncState.pendingWrites == 10)
+
+        // Refused at once and never queued: bad input, a reply to a reply, a post the device never read.
+        let blank = await #expect(throws: DiaryError.self) {
+            _ = try await sdk.comments.addComment(CommentDraft(target: .post(kept.id), body: "   "))
+        }
+        #expect(blank?.code == .invalidInput)
+        let nested = await #expect(throws: DiaryError.self) {
+            _ = try await sdk.comments.addComment(CommentDraft(target: .post(kept.id), parentID: reply.id, body: "deeper"))
+        }
+        #expect(nested?.reason == .notAllowed)
+        let unknown = await #expect(throws: DiaryError.self) { _ = try await sdk.posts.like(Post.ID(UUID())) }
+        #expect(unknown?.code == .unavailable)
+        // Reading comments needs the server.
+        let read = await #expect(throws: DiaryError.self) {
+            _ = try await sdk.comments.comments(on: .post(kept.id), page: .first())
+        }
+        #expect(read?.code == .unavailable)
+        #expect(await backend.syncState.pendingWrites == 10)
+
+        try await server.restart()
+        try await bob.posts.delete(doomed.id)
+        try await backend.sync()
+        let state = await backend.syncState
+        #expect(state.pendingWrites == 0)
+
+        // Everything arrived once, with the ids chosen on the device, in the order it was written.
+        let threads = try await bob.comments.comments(on: .post(kept.id), page: .first(size: 50)).items
+        let comments = threads.flatMap { [$0.comment] + $0.replies }
+        #expect(comments.count == 3)
+        #expect(Set(comments.map(\.id)) == [bobs.id, online.id, reply.id])
+        #expect(comments.first { $0.id == online.id }?.body == "edited offline")
+        #expect(threads.first { $0.id == bobs.id }?.replies.map(\.id) == [reply.id])
+        #expect(try await sdk.comments.comments(on: .diary(entry.id), page: .first()).items.map(\.id) == [onEntry.id])
+        let keptNow = try await bob.posts.post(kept.id)
+        #expect(keptNow.likeCount == 1)
+        #expect(keptNow.commentCount == 3)
+
+        // The post deleted meanwhile: the like and the comment on it are reported, with what was written.
+        #expect(Set(state.conflicts.map(\.subject)) == [.like(doomed.id), .comment(late.id)])
+        #expect(state.conflicts.first { $0.subject == .like(doomed.id) }?.kind == .deletedOnServer)
+        let refused = try #require(state.conflicts.first { $0.subject == .comment(late.id) })
+        #expect(refused.kind == .rejected)
+        #expect(refused.errorCode == DiaryError.Code.notFound.rawValue)
+        #expect(refused.writtenComment?.body == "too late")
+        #expect(refused.entryID == nil)
+
+        // Online again: a like is sent at once, and a read sees it.
+        _ = try await sdk.posts.unlike(kept.id)
+        #expect(try await bob.posts.post(kept.id).likeCount == 0)
+        try await backend.close()
+        try await server.stop()
+    }
 }
