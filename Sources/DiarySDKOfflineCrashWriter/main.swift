@@ -5,7 +5,8 @@
 // during sends, and checks that the server ends up with every acknowledged entry exactly once.
 //
 // Usage: DiarySDKOfflineCrashWriter <directory> <server-url> <round> [max-writes]
-// Prints `ready <user id>` once the session is restored, `ack <id> <title>` per write, `failed <code> <message>` when
+// Prints `ready <user id>` once the session is restored, `ack <id> <title>` per write, `comment <id> <entry id> <body>`
+// per comment (on every fifth entry), `failed <code> <message>` when
 // it cannot start (exit status 2), and `done` after `max-writes` writes, a sync and a clean close.
 import DiarySDK
 import DiarySDKHTTP
@@ -46,6 +47,12 @@ do {
         if written % 3 == 0 {
             // Edits and flags go through the outbox too.
             _ = try await diaries.setFavourite(entry.id, true)
+        }
+        if written % 5 == 0 {
+            // So do comments (sent at once while the server answers, else queued behind the entry).
+            let comment = try await backend.repositories.comments.addComment(
+                CommentDraft(target: .diary(entry.id), body: "c-\(title)"))
+            emit("comment \(comment.id) \(entry.id) c-\(title)")
         }
     }
     try? await backend.sync()

@@ -21,6 +21,7 @@ struct OfflineCrashTests {
         try await setup.close()
 
         var acknowledged: [String: String] = [:]  // id → title
+        var comments: [String: (entry: String, body: String)] = [:]  // comment id → its entry and body
         var log: [String] = []
         var isServerUp = true
         let rounds = 16
@@ -44,6 +45,10 @@ struct OfflineCrashTests {
             for line in lines where line.hasPrefix("ack ") {
                 let parts = line.split(separator: " ")
                 acknowledged[String(parts[1])] = String(parts[2])
+            }
+            for line in lines where line.hasPrefix("comment ") {
+                let parts = line.split(separator: " ")
+                comments[String(parts[1]).lowercased()] = (entry: String(parts[2]), body: String(parts[3]))
             }
             log.append("\(lines.filter { $0.hasPrefix("ack ") }.count)\(isServerUp ? "" : " offline")")
         }
@@ -74,11 +79,33 @@ struct OfflineCrashTests {
         // Exactly once: no write made two entries.
         let titles = onServer.map(\.title)
         #expect(Set(titles).count == titles.count, "duplicated writes: \(titles.count - Set(titles).count)")
+        // Every acknowledged comment is on its entry on the server, and no comment was made twice.
+        let reader = HTTPBackend(configuration: .init(baseURL: server.baseURL)).repositories
+        _ = try await reader.accounts.signIn(.password(email: "crashwriter@example.com", password: "correct horse battery"))
+        var commentsOnServer: [DiarySDK.Comment] = []
+        let commented = Set(comments.values.map { $0.entry.lowercased() })
+        // Every fifth entry was commented on: those the writer acknowledged a comment on, and any whose comment was
+        // sent but not acknowledged before a kill.
+        for diary in onServer where commented.contains(diary.id.rawValue.uuidString.lowercased()) || diary.title.hasSuffix("4") || diary.title.hasSuffix("9") {
+            commentsOnServer += try await reader.comments.comments(on: .diary(diary.id), page: .first(size: 50)).items.map(\.comment)
+        }
+        let commentIDs = Set(commentsOnServer.map { $0.id.rawValue.uuidString.lowercased() })
+        let missingComments = comments.keys.filter { !commentIDs.contains($0) }
+        #expect(missingComments.isEmpty, "acknowledged comments missing on the server: \(missingComments.prefix(5))")
+        for comment in commentsOnServer {
+            guard let acked = comments[comment.id.rawValue.uuidString.lowercased()] else { continue }
+            #expect(comment.body == acked.body)
+            #expect(comment.target == .diary(Diary.ID(try #require(UUID(uuidString: acked.entry)))))
+        }
+        let bodies = commentsOnServer.map(\.body)
+        #expect(Set(bodies).count == bodies.count, "duplicated comments: \(bodies.count - Set(bodies).count)")
+        #expect(comments.count > rounds / 2)
         // The replica and the server agree.
         let local = try await last.repositories.diaries.entries(DiaryQuery(), page: .first(size: 100))
         #expect(local.items.count == min(100, onServer.count))
         #expect(acknowledged.count > rounds)
-        print("offline crash test: \(acknowledged.count) acknowledged writes, \(onServer.count) on the server; rounds \(log)")
+        print(
+            "offline crash test: \(acknowledged.count) acknowledged writes, \(onServer.count) on the server; \(comments.count) acknowledged comments, \(commentsOnServer.count) on the server; rounds \(log)")
         try await last.close()
         try await server.stop()
     }
