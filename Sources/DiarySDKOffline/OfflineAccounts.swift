@@ -39,9 +39,28 @@ struct OfflineAccounts: AccountRepository {
         try await remote.signOut()
     }
 
+    /// Withdraws on the server, then removes everything of the user's from the device: their profile, entries,
+    /// posts, attachment rows and outbox in one replica transaction, and their sync state.
     func withdraw() async throws {
+        let userID = try await context.userID()
         try await context.online("accounts.withdraw", write: true) { try await remote.withdraw() }
         await context.backend.sync.setUser(nil)
+        try await context.backend.replica.storage.write("offline.withdraw") { transaction in
+            for diary in try await transaction.rows(StorageSchema.diariesByAuthor, equalTo: userID) {
+                try await transaction.remove(.diary(diary.id))
+            }
+            for post in try await transaction.rows(StorageSchema.postsByAuthor, equalTo: userID) {
+                try await transaction.remove(.post(post.id))
+            }
+            for attachment in try await transaction.rows(StorageSchema.attachmentsByOwner, equalTo: userID) {
+                try await transaction.remove(.attachment(attachment.id))
+            }
+            for entry in try await transaction.rows(StorageSchema.outboxByUser, equalTo: userID) {
+                try await transaction.remove(.outbox(entry.id))
+            }
+            if try await transaction.user(userID) != nil { try await transaction.remove(.user(userID)) }
+        }
+        await context.backend.sync.forget(userID)
     }
 
     /// The stored session's user: refreshed from the server when it can be reached, else the profile the replica

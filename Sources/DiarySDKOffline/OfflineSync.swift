@@ -159,6 +159,18 @@ actor OfflineSync {
         publish()
     }
 
+    /// Forgets what the sync kept for a user who withdrew.
+    func forget(_ userID: User.ID) {
+        let key = userID.rawValue.uuidString
+        metadata.change { metadata in
+            metadata.positions[key] = nil
+            metadata.lastSyncedAt[key] = nil
+            metadata.conflicts[key] = nil
+            metadata.acknowledged[key] = nil
+        }
+        try? metadata.flush()
+    }
+
     /// Whether the last attempt found the server unreachable.
     var isOffline: Bool { state.connectivity == .offline }
 

@@ -335,4 +335,32 @@ struct OfflineBackendTests {
         try await backend.close()
         try await server.stop()
     }
+
+    @Test func withdrawingRemovesTheUsersRowsFromTheDevice() async throws {
+        let server = try await RestartableServer()
+        let (backend, directory) = try Self.device(server, "withdraw")
+        let user = try await Self.signUp(backend, "leaving")
+        let entry = try await backend.repositories.diaries.write(DiaryDraft(title: "Mine", body: "Soon gone."))
+        _ = try await backend.repositories.posts.publish(PostDraft(title: "Post", body: "Also gone."))
+        try await backend.sync()
+        try await backend.repositories.accounts.withdraw()
+        #expect(await backend.syncState.userID == nil)
+        await #expect(throws: DiaryError.self) { _ = try await backend.repositories.diaries.entry(entry.id) }
+        try await backend.close()
+
+        let replica = try FileStoreBackend(configuration: .init(directory: directory.appendingPathComponent("replica")))
+        let left = try await replica.storage.read("test.left") { reader in
+            (
+                try await reader.rows(StorageSchema.diariesByAuthor, equalTo: user.id).count,
+                try await reader.rows(StorageSchema.postsByAuthor, equalTo: user.id).count,
+                try await reader.rows(StorageSchema.outboxByUser, equalTo: user.id).count,
+                try await reader.user(user.id) == nil
+            )
+        }
+        #expect(left == (0, 0, 0, true))
+        try await replica.close()
+        let metadata = try String(contentsOf: directory.appendingPathComponent("sync.json"), encoding: .utf8)
+        #expect(!metadata.contains(user.id.rawValue.uuidString), "sync.json forgets the user")
+        try await server.stop()
+    }
 }
