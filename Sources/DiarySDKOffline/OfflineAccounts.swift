@@ -40,7 +40,7 @@ struct OfflineAccounts: AccountRepository {
     }
 
     /// Withdraws on the server, then removes everything of the user's from the device: their profile, entries,
-    /// posts, attachment rows and outbox in one replica transaction, and their sync state.
+    /// posts, attachment rows and outbox in one replica transaction, their sync state and their kept reads.
     func withdraw() async throws {
         let userID = try await context.userID()
         try await context.online("accounts.withdraw", write: true) { try await remote.withdraw() }
@@ -61,6 +61,7 @@ struct OfflineAccounts: AccountRepository {
             if try await transaction.user(userID) != nil { try await transaction.remove(.user(userID)) }
         }
         await context.backend.sync.forget(userID)
+        context.backend.readCache.removeAll(of: userID)
     }
 
     /// The stored session's user: refreshed from the server when it can be reached, else the profile the replica
@@ -117,7 +118,7 @@ struct OfflineAccounts: AccountRepository {
     }
 
     func deviceTokens() async throws -> [DeviceToken] {
-        try await context.online("accounts.deviceTokens", write: false) { try await remote.deviceTokens() }
+        try await context.online("accounts.deviceTokens", cached: []) { try await remote.deviceTokens() }
     }
 }
 
@@ -133,7 +134,7 @@ struct OfflineUsers: UserRepository {
     /// cannot be reached.
     func user(_ id: User.ID) async throws -> User {
         guard let me = try? await context.userID(), me == id else {
-            return try await context.online("users.user", write: false) { try await remote.user(id) }
+            return try await context.online("users.user", cached: [id]) { try await remote.user(id) }
         }
         do {
             return try await kept(try await context.online("users.user", write: false) { try await remote.user(id) })

@@ -90,6 +90,8 @@ public final class OfflineBackend: Sendable {
     let sync: OfflineSync
     /// The posts and comments last read from the server, for likes and comment edits made offline.
     let seen = SeenValues()
+    /// The server's last answers to reads the replica cannot answer, for reads while offline.
+    let readCache: ReadCache
     private let engines = Locked<[User.ID: DiaryEngine]>([:])
     private let bundle = Locked<DiaryRepositories?>(nil)
 
@@ -117,6 +119,7 @@ public final class OfflineBackend: Sendable {
                 clock: configuration.environment.clock, ids: configuration.environment.ids,
                 defaultTimeZone: configuration.environment.defaultTimeZone))
         outboxStorage = OutboxStorage(base: replica.storage)
+        readCache = ReadCache(directory: directory.appendingPathComponent("cache", isDirectory: true))
         remote = HTTPBackend(configuration: configuration.server)
         let metadata = SyncMetadataFile(url: directory.appendingPathComponent("sync.json"))
         let tokenStore = configuration.server.tokenStore

@@ -1,4 +1,5 @@
 @_spi(Storage) @_spi(Engine) import DiarySDK
+@_spi(Storage) import DiarySDKFileStore
 import Foundation
 
 /// The posts and comments the app last read from the server, so that a like or a comment edit made offline can
@@ -40,7 +41,7 @@ final class SeenValues: Sendable {
 
 /// Comments on the server. Writing, editing and deleting a comment work offline: they are queued in the outbox and
 /// sent in order with the user's other writes (a comment on an entry written offline arrives after the entry).
-/// Reading comments needs the server.
+/// Reading comments offline gives the server's last answer to the same read, with the queued comments applied.
 struct OfflineComments: CommentRepository {
     let context: OfflineContext
     let online: OnlineCommentRepository
@@ -107,11 +108,70 @@ struct OfflineComments: CommentRepository {
         seen.forget(id)
     }
 
+    /// The server's comments; while it cannot be reached, its last answer to the same read with the user's queued
+    /// comments laid over it (new ones on the last page, edits, deletions).
     func comments(on target: CommentTarget, page: PageRequest) async throws -> Page<CommentThread> {
         await context.sendPendingBeforeRead()
-        let threads = try await online.comments(on: target, page: page)
+        let threads = try await context.online(
+            "comments.comments", cached: [target, page],
+            onCacheHit: { cached in try await withQueuedComments(cached, on: target) }
+        ) {
+            try await context.remote.comments.comments(on: target, page: page)
+        }
         for thread in threads.items { seen.keep(thread) }
         return threads
+    }
+
+    /// `page` with the user's queued comments on `target` applied, in the order they were made.
+    private func withQueuedComments(_ page: Page<CommentThread>, on target: CommentTarget) async throws -> Page<CommentThread> {
+        let userID = try await context.userID()
+        let queued = try await context.backend.replica.storage.read("offline.queuedComments") { reader in
+            try await reader.rows(StorageSchema.outboxByUser, equalTo: userID)
+        }.sorted { $0.sequence < $1.sequence }
+        var page = page
+        let author = try await context.author(userID)
+        for entry in queued {
+            guard let operation = OutboxOperation(rawValue: entry.operation),
+                [OutboxOperation.addComment, .editComment, .deleteComment].contains(operation),
+                let payload = try? CommunityPayload.decode(entry)
+            else { continue }
+            switch operation {
+            case .addComment:
+                guard let draft = payload.draft, let id = draft.id, draft.target == target, page.isLastPage else { continue }
+                let comment = Comment(
+                    id: id, target: draft.target, parentID: draft.parentID, author: author, isMine: true,
+                    isAnonymous: draft.isAnonymous, body: (try? Validation.text(draft.body, field: "body", maximum: Validation.maximumCommentLength)) ?? draft.body,
+                    mood: draft.mood, createdAt: entry.createdAt, updatedAt: entry.createdAt)
+                if let parentID = draft.parentID {
+                    if let index = page.items.firstIndex(where: { $0.id == parentID }) {
+                        page.items[index].replies.append(comment)
+                    }
+                } else {
+                    page.items.append(CommentThread(comment: comment, replies: []))
+                }
+            case .editComment:
+                guard let id = payload.commentID, let body = payload.body else { continue }
+                page.items = page.items.map { thread in
+                    var thread = thread
+                    for index in thread.replies.indices where thread.replies[index].id == id {
+                        thread.replies[index].body = body
+                        thread.replies[index].mood = payload.mood
+                    }
+                    if thread.comment.id == id {
+                        thread.comment.body = body
+                        thread.comment.mood = payload.mood
+                    }
+                    return thread
+                }
+            case .deleteComment:
+                guard let id = payload.commentID else { continue }
+                page.items.removeAll { $0.id == id }
+                for index in page.items.indices { page.items[index].replies.removeAll { $0.id == id } }
+            case .writeDiary, .editDiary, .deleteDiary, .setHidden, .setFavourite, .like, .unlike:
+                continue
+            }
+        }
+        return page
     }
 
     /// The refusal of a write offline whose value the device does not have.

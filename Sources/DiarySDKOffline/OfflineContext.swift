@@ -45,6 +45,45 @@ struct OfflineContext: Sendable {
         return try await call()
     }
 
+    /// Runs a read that only the server can answer, answering from the device what the server last answered to
+    /// the same read while the server cannot be reached.
+    ///
+    /// Online, the server's answer is returned and kept (``ReadCache``); an answer of `.notFound` forgets the kept
+    /// one. While the last attempt found the server unreachable, or when this one does not reach it, the kept answer
+    /// is returned, passed through `onCacheHit` (which lays the user's queued writes over it); with none kept, it
+    /// fails with `.unavailable`.
+    /// - Parameters:
+    ///   - operation: The repository call, part of the read's key.
+    ///   - arguments: The call's arguments, the rest of the key.
+    func online<Result: Sendable & Codable>(
+        _ operation: String, cached arguments: [any Encodable], onCacheHit: (Result) async throws -> Result = { $0 },
+        _ call: () async throws -> Result
+    ) async throws -> Result {
+        let key = ReadCache.Key(operation, arguments)
+        let userID = try? await userID()
+        let cache = backend.readCache
+        func cached(_ error: DiaryError) async throws -> Result {
+            guard let value = cache.value(Result.self, for: key, userID: userID) else { throw error }
+            return try await onCacheHit(value)
+        }
+        if await backend.sync.isOffline {
+            return try await cached(
+                DiaryError(
+                    .unavailable,
+                    "\(operation) needs the server, which could not be reached at the last attempt, and this device has no earlier answer to it"))
+        }
+        do {
+            let result = try await call()
+            cache.store(result, for: key, userID: userID, at: backend.configuration.environment.clock.now())
+            return result
+        } catch let error as DiaryError where OfflineSync.isUnreachable(error) && !Task.isCancelled {
+            return try await cached(error)
+        } catch let error as DiaryError where error.code == .notFound {
+            cache.remove(key, userID: userID)
+            throw error
+        }
+    }
+
     /// Sends the outbox first, when there is anything in it and the server was reachable at the last attempt, so a
     /// read of the server sees the user's own comments and likes; a read goes on whatever the outcome.
     func sendPendingBeforeRead() async {

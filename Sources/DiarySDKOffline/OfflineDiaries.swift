@@ -3,7 +3,7 @@
 import Foundation
 
 /// Entries on the replica: every write is local and queued; the user's own entries are read locally; others'
-/// entries and entries in books are read from the server.
+/// entries and entries in books are read from the server (and, offline, from its last answer to the same read).
 struct OfflineDiaries: DiaryRepository {
     let context: OfflineContext
 
@@ -78,17 +78,18 @@ struct OfflineDiaries: DiaryRepository {
 
     func entry(_ id: Diary.ID) async throws -> Diary {
         let (engine, _) = try await context.engine()
-        return try await local(id, write: false) {
-            try await engine.entry(id)
-        } remote: {
-            try await context.remote.diaries.entry(id)
+        let held = try await context.backend.replica.storage.read("offline.holds") { try await $0.diary(id) != nil }
+        guard held else {
+            // Someone else's entry, or one in a book: the server's, or its last answer while offline.
+            return try await context.online("diaries.entry", cached: [id]) { try await context.remote.diaries.entry(id) }
         }
+        return try await engine.entry(id)
     }
 
     func entries(_ query: DiaryQuery, page: PageRequest) async throws -> Page<Diary> {
         let (engine, userID) = try await context.engine()
         guard query.bookID == nil, query.authorID == nil || query.authorID == userID else {
-            return try await context.online("diaries.entries", write: false) {
+            return try await context.online("diaries.entries", cached: [query, page]) {
                 try await context.remote.diaries.entries(query, page: page)
             }
         }
@@ -98,7 +99,7 @@ struct OfflineDiaries: DiaryRepository {
     func calendar(_ month: YearMonth, of userID: User.ID?) async throws -> MonthCalendar {
         let (engine, me) = try await context.engine()
         guard userID == nil || userID == me else {
-            return try await context.online("diaries.calendar", write: false) {
+            return try await context.online("diaries.calendar", cached: [month, userID]) {
                 try await context.remote.diaries.calendar(month, of: userID)
             }
         }
@@ -108,7 +109,7 @@ struct OfflineDiaries: DiaryRepository {
     func streak(of userID: User.ID?) async throws -> Streak {
         let (engine, me) = try await context.engine()
         guard userID == nil || userID == me else {
-            return try await context.online("diaries.streak", write: false) {
+            return try await context.online("diaries.streak", cached: [userID]) {
                 try await context.remote.diaries.streak(of: userID)
             }
         }
@@ -118,11 +119,11 @@ struct OfflineDiaries: DiaryRepository {
     /// Runs `local` on an entry of the replica; an entry the replica does not hold (someone else's, or one in a
     /// book) is the server's, so `remote` runs instead.
     private func local<Result: Sendable>(
-        _ id: Diary.ID, write: Bool = true, _ local: () async throws -> Result, remote: () async throws -> Result
+        _ id: Diary.ID, _ local: () async throws -> Result, remote: () async throws -> Result
     ) async throws -> Result {
         let held = try await context.backend.replica.storage.read("offline.holds") { try await $0.diary(id) != nil }
         guard held else {
-            return try await context.online("diaries", write: write, remote)
+            return try await context.online("diaries", write: true, remote)
         }
         return try await local()
     }

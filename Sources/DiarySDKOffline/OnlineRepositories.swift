@@ -1,9 +1,11 @@
 @_spi(Engine) import DiarySDK
 import Foundation
 
-// The repositories only the server can answer: each call goes to the server through `OfflineContext.online`,
-// which fails at once with `.unavailable` while the server is known to be unreachable and sends the outbox before
-// a write. Generated from the protocols' declarations; keep it in step with them.
+// The repositories only the server can answer: each call goes to the server through `OfflineContext.online`. A
+// write sends the outbox first and fails at once with `.unavailable` while the server is known to be unreachable; a
+// read keeps the server's answer (`ReadCache`) and gives it back while the server cannot be reached, except the
+// reads only the server can decide (search, attachments' bytes), which fail at once. Generated from the protocols'
+// declarations; keep it in step with them.
 
 /// ``AttachmentRepository`` on the server, behind the offline backend's connectivity check.
 struct OnlineAttachmentRepository: AttachmentRepository {
@@ -37,15 +39,15 @@ struct OnlineBookRepository: BookRepository {
     }
 
     func book(_ id: DiaryBook.ID) async throws -> DiaryBook {
-        try await link.online("books.book", write: false) { try await remote.book(id) }
+        try await link.online("books.book", cached: [id]) { try await remote.book(id) }
     }
 
     func books(page: PageRequest) async throws -> Page<DiaryBook> {
-        try await link.online("books.books", write: false) { try await remote.books(page: page) }
+        try await link.online("books.books", cached: [page]) { try await remote.books(page: page) }
     }
 
     func inviteCode(for id: DiaryBook.ID) async throws -> String {
-        try await link.online("books.inviteCode", write: false) { try await remote.inviteCode(for: id) }
+        try await link.online("books.inviteCode", cached: [id]) { try await remote.inviteCode(for: id) }
     }
 
     func rotateInviteCode(for id: DiaryBook.ID) async throws -> String {
@@ -65,7 +67,7 @@ struct OnlineBookRepository: BookRepository {
     }
 
     func members(of id: DiaryBook.ID) async throws -> [BookMember] {
-        try await link.online("books.members", write: false) { try await remote.members(of: id) }
+        try await link.online("books.members", cached: [id]) { try await remote.members(of: id) }
     }
 
     func nudge(_ id: DiaryBook.ID) async throws {
@@ -95,19 +97,19 @@ struct OnlinePostRepository: PostRepository {
     }
 
     func post(_ id: Post.ID) async throws -> Post {
-        try await link.online("posts.post", write: false) { try await remote.post(id) }
+        try await link.online("posts.post", cached: [id]) { try await remote.post(id) }
     }
 
     func feed(page: PageRequest) async throws -> Page<Post> {
-        try await link.online("posts.feed", write: false) { try await remote.feed(page: page) }
+        try await link.online("posts.feed", cached: [page]) { try await remote.feed(page: page) }
     }
 
     func posts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
-        try await link.online("posts.posts", write: false) { try await remote.posts(by: userID, page: page) }
+        try await link.online("posts.posts", cached: [userID, page]) { try await remote.posts(by: userID, page: page) }
     }
 
     func posts(by userID: User.ID?, on day: LocalDate) async throws -> [Post] {
-        try await link.online("posts.posts", write: false) { try await remote.posts(by: userID, on: day) }
+        try await link.online("posts.postsOnDay", cached: [userID, day]) { try await remote.posts(by: userID, on: day) }
     }
 
     func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
@@ -123,11 +125,11 @@ struct OnlinePostRepository: PostRepository {
     }
 
     func likedPosts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
-        try await link.online("posts.likedPosts", write: false) { try await remote.likedPosts(by: userID, page: page) }
+        try await link.online("posts.likedPosts", cached: [userID, page]) { try await remote.likedPosts(by: userID, page: page) }
     }
 
     func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User> {
-        try await link.online("posts.likers", write: false) { try await remote.likers(of: id, page: page) }
+        try await link.online("posts.likers", cached: [id, page]) { try await remote.likers(of: id, page: page) }
     }
 }
 
@@ -149,7 +151,7 @@ struct OnlineCommentRepository: CommentRepository {
     }
 
     func comments(on target: CommentTarget, page: PageRequest) async throws -> Page<CommentThread> {
-        try await link.online("comments.comments", write: false) { try await remote.comments(on: target, page: page) }
+        try await link.online("comments.comments", cached: [target, page]) { try await remote.comments(on: target, page: page) }
     }
 }
 
@@ -167,15 +169,15 @@ struct OnlineSocialRepository: SocialRepository {
     }
 
     func followers(of userID: User.ID, page: PageRequest) async throws -> Page<User> {
-        try await link.online("social.followers", write: false) { try await remote.followers(of: userID, page: page) }
+        try await link.online("social.followers", cached: [userID, page]) { try await remote.followers(of: userID, page: page) }
     }
 
     func following(of userID: User.ID, page: PageRequest) async throws -> Page<User> {
-        try await link.online("social.following", write: false) { try await remote.following(of: userID, page: page) }
+        try await link.online("social.following", cached: [userID, page]) { try await remote.following(of: userID, page: page) }
     }
 
     func relationship(with userID: User.ID) async throws -> Relationship {
-        try await link.online("social.relationship", write: false) { try await remote.relationship(with: userID) }
+        try await link.online("social.relationship", cached: [userID]) { try await remote.relationship(with: userID) }
     }
 
     func block(_ userID: User.ID) async throws {
@@ -195,7 +197,7 @@ struct OnlineSocialRepository: SocialRepository {
     }
 
     func blockedUsers(page: PageRequest) async throws -> Page<User> {
-        try await link.online("social.blockedUsers", write: false) { try await remote.blockedUsers(page: page) }
+        try await link.online("social.blockedUsers", cached: [page]) { try await remote.blockedUsers(page: page) }
     }
 
     func report(_ target: ReportTarget, reason: ReportReason, detail: String) async throws -> Report {
@@ -209,11 +211,11 @@ struct OnlineNotificationRepository: NotificationRepository {
     let link: OfflineContext
 
     func notifications(page: PageRequest) async throws -> Page<DiaryNotification> {
-        try await link.online("notifications.notifications", write: false) { try await remote.notifications(page: page) }
+        try await link.online("notifications.notifications", cached: [page]) { try await remote.notifications(page: page) }
     }
 
     func unreadCount() async throws -> Int {
-        try await link.online("notifications.unreadCount", write: false) { try await remote.unreadCount() }
+        try await link.online("notifications.unreadCount", cached: []) { try await remote.unreadCount() }
     }
 
     func markRead(_ id: DiaryNotification.ID) async throws {
@@ -247,11 +249,11 @@ struct OnlineBlogRepository: BlogRepository {
     }
 
     func blogs(of userID: User.ID?) async throws -> [Blog] {
-        try await link.online("blogs.blogs", write: false) { try await remote.blogs(of: userID) }
+        try await link.online("blogs.blogs", cached: [userID]) { try await remote.blogs(of: userID) }
     }
 
     func blog(_ id: Blog.ID) async throws -> Blog {
-        try await link.online("blogs.blog", write: false) { try await remote.blog(id) }
+        try await link.online("blogs.blog", cached: [id]) { try await remote.blog(id) }
     }
 
     func recordSync(_ id: Blog.ID, _ state: BlogSyncState) async throws -> Blog {

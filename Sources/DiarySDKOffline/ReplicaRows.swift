@@ -72,31 +72,57 @@ struct OfflinePosts: PostRepository {
     }
 
     /// Reads the server (after sending the user's queued comments and likes) and keeps what it read for a like
-    /// made offline.
-    private func read<Result: Sendable>(_ posts: (Result) -> [Post], _ call: () async throws -> Result) async throws -> Result {
+    /// made offline. While the server cannot be reached, the last answer to the same read is given back, each post
+    /// in it as this device last knew it (a like made offline shows).
+    private func read<Result: Sendable & Codable>(
+        _ operation: String, _ arguments: [any Encodable], posts: @escaping (Result) -> [Post],
+        map: @escaping (Result, (Post) -> Post) -> Result, _ call: () async throws -> Result
+    ) async throws -> Result {
         await context.sendPendingBeforeRead()
-        let result = try await call()
-        for post in posts(result) { context.backend.seen.keep(post) }
+        let seen = context.backend.seen
+        let result = try await context.online(
+            operation, cached: arguments, onCacheHit: { cached in map(cached) { seen.post($0.id) ?? $0 } }, call)
+        for post in posts(result) { seen.keep(post) }
         return result
     }
 
-    func post(_ id: Post.ID) async throws -> Post { try await read({ [$0] }) { try await online.post(id) } }
+    private func read(
+        _ operation: String, _ arguments: [any Encodable], _ call: () async throws -> Page<Post>
+    ) async throws -> Page<Post> {
+        try await read(operation, arguments, posts: \.items, map: { page, transform in
+            var page = page
+            page.items = page.items.map(transform)
+            return page
+        }, call)
+    }
+
+    func post(_ id: Post.ID) async throws -> Post {
+        try await read("posts.post", [id], posts: { [$0] }, map: { $1($0) }) { try await context.remote.posts.post(id) }
+    }
     func feed(page: PageRequest) async throws -> Page<Post> {
-        try await read(\.items) { try await online.feed(page: page) }
+        try await read("posts.feed", [page]) { try await context.remote.posts.feed(page: page) }
     }
     func posts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
-        try await read(\.items) { try await online.posts(by: userID, page: page) }
+        try await read("posts.posts", [userID, page]) { try await context.remote.posts.posts(by: userID, page: page) }
     }
     func posts(by userID: User.ID?, on day: LocalDate) async throws -> [Post] {
-        try await read({ $0 }) { try await online.posts(by: userID, on: day) }
+        try await read("posts.postsOnDay", [userID, day], posts: { $0 }, map: { $0.map($1) }) {
+            try await context.remote.posts.posts(by: userID, on: day)
+        }
     }
+    /// Search is the server's alone: it fails at once while offline.
     func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
-        try await read(\.items) { try await online.search(search, page: page) }
+        await context.sendPendingBeforeRead()
+        let found = try await online.search(search, page: page)
+        for post in found.items { context.backend.seen.keep(post) }
+        return found
     }
     func like(_ id: Post.ID) async throws -> Post { try await setLiked(id, true) }
     func unlike(_ id: Post.ID) async throws -> Post { try await setLiked(id, false) }
     func likedPosts(by userID: User.ID?, page: PageRequest) async throws -> Page<Post> {
-        try await read(\.items) { try await online.likedPosts(by: userID, page: page) }
+        try await read("posts.likedPosts", [userID, page]) {
+            try await context.remote.posts.likedPosts(by: userID, page: page)
+        }
     }
     func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User> {
         await context.sendPendingBeforeRead()

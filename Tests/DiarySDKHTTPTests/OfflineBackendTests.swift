@@ -295,9 +295,15 @@ struct OfflineBackendTests {
         #expect(nested?.reason == .notAllowed)
         let unknown = await #expect(throws: DiaryError.self) { _ = try await sdk.posts.like(Post.ID(UUID())) }
         #expect(unknown?.code == .unavailable)
-        // Reading comments needs the server.
+        // Reading comments answers from the server's last answer (read before "written online"), with the queued
+        // comments laid over it: the reply under bob's, and the comment written then deleted gone again.
+        let shown = try await sdk.comments.comments(on: .post(kept.id), page: .first()).items
+        #expect(shown.map(\.id) == [bobs.id])
+        #expect(shown.first?.replies.map(\.id) == [reply.id])
+        #expect(shown.first?.replies.first?.body == "a reply")
+        // A read never made needs the server.
         let read = await #expect(throws: DiaryError.self) {
-            _ = try await sdk.comments.comments(on: .post(kept.id), page: .first())
+            _ = try await sdk.comments.comments(on: .post(doomed.id), page: .first())
         }
         #expect(read?.code == .unavailable)
         #expect(await backend.syncState.pendingWrites == 10)
@@ -361,6 +367,76 @@ struct OfflineBackendTests {
         try await replica.close()
         let metadata = try String(contentsOf: directory.appendingPathComponent("sync.json"), encoding: .utf8)
         #expect(!metadata.contains(user.id.rawValue.uuidString), "sync.json forgets the user")
+        try await server.stop()
+    }
+
+    @Test func readsOfTheServerAnswerOfflineFromItsLastAnswerWithQueuedWritesLaidOver() async throws {
+        let server = try await RestartableServer()
+        let (backend, directory) = try Self.device(server, "reader", retryDelays: 600...600)
+        let sdk = backend.repositories
+        _ = try await Self.signUp(backend, "reader")
+        let bob = HTTPBackend(configuration: .init(baseURL: server.baseURL)).repositories
+        let bobUser = try await bob.accounts.signUp(
+            SignUpRequest(email: "bob@example.com", password: "correct horse battery", nickname: "bob"))
+        let post = try await bob.posts.publish(PostDraft(title: "Read online", body: "Then offline."))
+        let bobs = try await bob.comments.addComment(CommentDraft(target: .post(post.id), body: "bob's"))
+        let book = try await sdk.books.createBook(BookDraft(title: "Ours"))
+
+        let feed = try await sdk.posts.feed(page: .first())
+        let thread = try await sdk.comments.comments(on: .post(post.id), page: .first())
+        let profile = try await sdk.users.user(bobUser.id)
+        let books = try await sdk.books.books(page: .first())
+        #expect(books.items.map(\.id) == [book.id])
+
+        try await server.stop()
+        _ = try await sdk.diaries.write(DiaryDraft(title: "Offline", body: "Makes the backend find the server gone."))
+        await #expect(throws: DiaryError.self) { try await backend.sync() }
+        // The same reads answer from the device.
+        #expect(try await sdk.posts.feed(page: .first()) == feed)
+        #expect(try await sdk.users.user(bobUser.id) == profile)
+        #expect(try await sdk.books.books(page: .first()) == books)
+        // With the user's queued writes over them: a like, a new comment.
+        _ = try await sdk.posts.like(post.id)
+        let liked = try #require(try await sdk.posts.feed(page: .first()).items.first { $0.id == post.id })
+        #expect(liked.isLiked && liked.likeCount == 1)
+        // Never read by id: no answer kept.
+        await #expect(throws: DiaryError.self) { _ = try await sdk.posts.post(post.id) }
+        let mine = try await sdk.comments.addComment(CommentDraft(target: .post(post.id), body: "mine, offline"))
+        let shown = try await sdk.comments.comments(on: .post(post.id), page: .first())
+        #expect(shown.items.map(\.id) == thread.items.map(\.id) + [mine.id])
+        // Someone else's comment is theirs to delete.
+        let forbidden = await #expect(throws: DiaryError.self) { try await sdk.comments.deleteComment(bobs.id) }
+        #expect(forbidden?.code == .forbidden)
+        // Reads never made, and search, need the server.
+        let never = await #expect(throws: DiaryError.self) { _ = try await sdk.posts.posts(by: bobUser.id, page: .first()) }
+        #expect(never?.code == .unavailable)
+        let search = await #expect(throws: DiaryError.self) {
+            _ = try await sdk.posts.search(PostSearch(text: "offline"), page: .first())
+        }
+        #expect(search?.code == .unavailable)
+
+        // A relaunch, still offline: the kept answers are on disk, and a like can be made on what they show.
+        try await backend.close()
+        let relaunched = try OfflineBackend(configuration: backend.configuration)
+        _ = try await relaunched.repositories.accounts.restoreSession()
+        await #expect(throws: DiaryError.self) { try await relaunched.sync() }
+        let again = try await relaunched.repositories.posts.feed(page: .first())
+        #expect(again.items.map(\.id) == feed.items.map(\.id))
+        #expect(try await relaunched.repositories.posts.like(post.id).likeCount == 1)
+        // A kept answer that cannot be read is a miss, and is removed.
+        let cache = directory.appendingPathComponent("cache")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".json") }
+        #expect(files.count >= 4)
+        for file in files { try Data("{ torn".utf8).write(to: cache.appendingPathComponent(file)) }
+        let torn = await #expect(throws: DiaryError.self) { _ = try await relaunched.repositories.posts.feed(page: .first()) }
+        #expect(torn?.code == .unavailable)
+
+        try await server.restart()
+        try await relaunched.sync()
+        let onServer = try await bob.posts.post(post.id)
+        #expect(onServer.likeCount == 1)
+        #expect(onServer.commentCount == 2)
+        try await relaunched.close()
         try await server.stop()
     }
 }
