@@ -2,8 +2,9 @@
 @_spi(Storage) import DiarySDKFileStore
 import Foundation
 
-/// The posts and comments the app last read from the server, so that a like or a comment edit made offline can
-/// answer with the value it changes. Kept in memory, at most ``limit`` of each (the oldest read goes first).
+/// The posts, comments and entries (others', and in books) the app last read from the server or changed on the
+/// device, so that a like, a comment edit or a book entry's edit made offline can answer with the value it changes,
+/// and a kept answer read offline shows them as they are now. Kept in memory, at most ``limit`` of each (the oldest read goes first).
 final class SeenValues: Sendable {
     static let limit = 2_000
 
@@ -27,6 +28,9 @@ final class SeenValues: Sendable {
 
     private let posts = Locked(Recent<Post>())
     private let comments = Locked(Recent<Comment>())
+    private let diaries = Locked(Recent<Diary>())
+    /// Entries deleted on the device whose deletion is not yet sent (a kept answer may still show them).
+    private let deletedDiaries = Locked(Set<Diary.ID>())
 
     func keep(_ post: Post) { posts.withLock { $0.keep(post, id: post.id.rawValue) } }
     func keep(_ comment: Comment) { comments.withLock { $0.keep(comment, id: comment.id.rawValue) } }
@@ -37,6 +41,16 @@ final class SeenValues: Sendable {
     func post(_ id: Post.ID) -> Post? { posts.withLock { $0.values[id.rawValue] } }
     func comment(_ id: Comment.ID) -> Comment? { comments.withLock { $0.values[id.rawValue] } }
     func forget(_ id: Comment.ID) { comments.withLock { $0.forget(id.rawValue) } }
+    func keep(_ diary: Diary) {
+        diaries.withLock { $0.keep(diary, id: diary.id.rawValue) }
+        _ = deletedDiaries.withLock { $0.remove(diary.id) }
+    }
+    func diary(_ id: Diary.ID) -> Diary? { diaries.withLock { $0.values[id.rawValue] } }
+    func deleted(_ id: Diary.ID) {
+        diaries.withLock { $0.forget(id.rawValue) }
+        _ = deletedDiaries.withLock { $0.insert(id) }
+    }
+    func isDeleted(_ id: Diary.ID) -> Bool { deletedDiaries.withLock { $0.contains(id) } }
 }
 
 /// Comments on the server. Writing, editing and deleting a comment work offline: they are queued in the outbox and
@@ -54,7 +68,7 @@ struct OfflineComments: CommentRepository {
         // Chosen here, so the comment keeps its id whether it is sent now or later.
         if draft.id == nil { draft.id = Comment.ID(context.backend.configuration.environment.ids.next()) }
         let sent = draft
-        let comment = try await context.sendOrQueue(.addComment, CommunityPayload(draft: sent)) {
+        let comment = try await context.sendOrQueue(.addComment, try CommunityPayload(draft: sent).encoded()) {
             try await context.remote.comments.addComment(sent)
         } local: { userID in
             let body = try Validation.text(sent.body, field: "body", maximum: Validation.maximumCommentLength)
@@ -78,7 +92,7 @@ struct OfflineComments: CommentRepository {
     }
 
     func editComment(_ id: Comment.ID, body: String, mood: Mood?) async throws -> Comment {
-        let payload = CommunityPayload(commentID: id, body: body, mood: mood)
+        let payload = try CommunityPayload(commentID: id, body: body, mood: mood).encoded()
         let comment = try await context.sendOrQueue(.editComment, payload) {
             try await context.remote.comments.editComment(id, body: body, mood: mood)
         } local: { _ in
@@ -98,7 +112,7 @@ struct OfflineComments: CommentRepository {
     }
 
     func deleteComment(_ id: Comment.ID) async throws {
-        try await context.sendOrQueue(.deleteComment, CommunityPayload(commentID: id)) {
+        try await context.sendOrQueue(.deleteComment, try CommunityPayload(commentID: id).encoded()) {
             try await context.remote.comments.deleteComment(id)
         } local: { _ in
             if let comment = seen.comment(id), !comment.isMine {
@@ -187,7 +201,7 @@ extension OfflinePosts {
     /// read (or, for one of the user's own posts, as the replica holds it), its like count adjusted.
     func setLiked(_ id: Post.ID, _ liked: Bool) async throws -> Post {
         let operation: OutboxOperation = liked ? .like : .unlike
-        let post = try await context.sendOrQueue(operation, CommunityPayload(postID: id)) {
+        let post = try await context.sendOrQueue(operation, try CommunityPayload(postID: id).encoded()) {
             liked ? try await context.remote.posts.like(id) : try await context.remote.posts.unlike(id)
         } local: { userID in
             var post: Post

@@ -91,7 +91,7 @@ struct OfflineContext: Sendable {
         _ = await backend.sync.sendPending()
     }
 
-    /// A write the server decides that can wait for it (a comment, a like).
+    /// A write the server decides that can wait for it (a comment, a like, an entry in a book).
     ///
     /// While the server was reachable at the last attempt, the outbox is sent and then `call` goes to the server
     /// with a new idempotency key; its answer is returned. While it was not, or when this attempt does not reach
@@ -99,8 +99,12 @@ struct OfflineContext: Sendable {
     /// attempt whose answer was lost answers the resend from its idempotency record, and `local` makes the value
     /// to return from what the device knows. `local` runs before anything is queued: a write it refuses (blank
     /// text, a post the device never read) is never queued.
+    /// - Parameters:
+    ///   - operation: What the outbox entry sends.
+    ///   - made: The outbox entry's subject and payload (encoded before anything is sent, so a write that cannot be
+    ///     queued is not sent either).
     func sendOrQueue<Result: Sendable>(
-        _ operation: OutboxOperation, _ payload: CommunityPayload, call: () async throws -> Result,
+        _ operation: OutboxOperation, _ made: (subject: UUID, payload: String), call: () async throws -> Result,
         local: (User.ID) async throws -> Result
     ) async throws -> Result {
         let userID = try await userID()
@@ -117,7 +121,7 @@ struct OfflineContext: Sendable {
         let pending = PendingWrite(
             id: key, userID: userID, operation: operation, createdAt: backend.configuration.environment.clock.now(),
             payload: { _ in nil })
-        try await backend.outboxStorage.enqueue(pending, try payload.encoded())
+        try await backend.outboxStorage.enqueue(pending, made)
         await backend.sync.queued()
         return value
     }

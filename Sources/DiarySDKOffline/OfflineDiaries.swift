@@ -2,18 +2,19 @@
 @_spi(Storage) import DiarySDKFileStore
 import Foundation
 
-/// Entries on the replica: every write is local and queued; the user's own entries are read locally; others'
-/// entries and entries in books are read from the server (and, offline, from its last answer to the same read).
+/// Entries on the replica: every write of the user's own entries is local and queued, and they are read locally.
+/// Entries in books and others' entries are the server's: read from it (and, offline, from its last answer to the
+/// same read), and written to it at once while it can be reached, else queued like a comment
+/// (``OfflineContext/sendOrQueue(_:_:call:local:)``): the server decides the book's turns, and refuses a write out
+/// of turn when it arrives, which is then reported as a conflict.
 struct OfflineDiaries: DiaryRepository {
     let context: OfflineContext
 
+    private var seen: SeenValues { context.backend.seen }
+    private var now: Date { context.backend.configuration.environment.clock.now() }
+
     func write(_ draft: DiaryDraft) async throws -> Diary {
-        if draft.bookID != nil {
-            // Book entries take turns the server decides.
-            return try await context.online("diaries.write (in a book)", write: true) {
-                try await context.remote.diaries.write(draft)
-            }
-        }
+        if draft.bookID != nil { return try await writeInBook(draft) }
         let (engine, userID) = try await context.engine()
         return try await context.queue(.writeDiary, userID: userID, payload: { result in
             guard let diary = result as? Diary else { return nil }
@@ -23,65 +24,135 @@ struct OfflineDiaries: DiaryRepository {
         }
     }
 
+    /// An entry in a book: sent now, or queued with the entry as the device makes it (the engine's checks of its
+    /// text, tags and visibility; the book's membership and turn are the server's to check).
+    private func writeInBook(_ draft: DiaryDraft) async throws -> Diary {
+        var draft = draft
+        // Chosen here, so the entry keeps its id whether it is sent now or later.
+        let id = draft.id ?? Diary.ID(context.backend.configuration.environment.ids.next())
+        draft.id = id
+        let sent = draft
+        let diary = try await context.sendOrQueue(.writeDiary, try OutboxPayload(entryID: id, draft: sent).encoded()) {
+            try await context.remote.diaries.write(sent)
+        } local: { userID in
+            let body = try Validation.text(sent.body, field: "body", maximum: Validation.maximumBodyLength)
+            let title = try Validation.text(
+                sent.title, field: "title", maximum: Validation.maximumTitleLength, allowEmpty: true)
+            let tags = try Validation.tags(sent.tags)
+            let mood = try Validation.mood(sent.mood)
+            try Validation.images(sent.images)
+            try DiaryEngine.checkVisibility(sent.visibility, bookID: sent.bookID)
+            let engine = context.backend.engine(for: userID)
+            let now = self.now
+            let day: LocalDate
+            if let chosen = sent.day {
+                day = chosen
+            } else {
+                let timeZone = try await context.backend.replica.storage.read("offline.timeZone") { reader in
+                    try await engine.timeZone(of: userID, in: reader)
+                }
+                day = LocalDate(now, in: timeZone)
+            }
+            return Diary(
+                id: id, authorID: userID, bookID: sent.bookID, day: day, title: title, body: body, mood: mood,
+                tags: tags, images: sent.images, visibility: sent.visibility, createdAt: now, updatedAt: now)
+        }
+        seen.keep(diary)
+        return diary
+    }
+
     func edit(_ id: Diary.ID, _ edit: DiaryEdit) async throws -> Diary {
         let (engine, userID) = try await context.engine()
         let fields = OutboxPayload.EditedFields(edit)
+        let payload = try OutboxPayload(entryID: id, edit: fields).encoded()
         return try await local(id) {
-            try await context.queue(.editDiary, userID: userID, payload: { _ in
-                try OutboxPayload(entryID: id, edit: fields).encoded()
-            }) {
+            try await context.queue(.editDiary, userID: userID, payload: { _ in payload }) {
                 try await engine.edit(id, edit)
             }
         } remote: {
-            try await context.remote.diaries.edit(id, edit)
+            try await remote(.editDiary, id, payload, { try await context.remote.diaries.edit(id, edit) }) { diary in
+                let body = try edit.body.map { try Validation.text($0, field: "body", maximum: Validation.maximumBodyLength) }
+                let title = try edit.title.map {
+                    try Validation.text($0, field: "title", maximum: Validation.maximumTitleLength, allowEmpty: true)
+                }
+                let tags = try edit.tags.map(Validation.tags)
+                let mood = try edit.mood.map(Validation.mood)
+                if let images = edit.images { try Validation.images(images) }
+                try DiaryEngine.checkVisibility(edit.visibility ?? diary.visibility, bookID: diary.bookID)
+                if let day = edit.day { diary.day = day }
+                if let title { diary.title = title }
+                if let body { diary.body = body }
+                if let mood { diary.mood = mood }
+                if let tags { diary.tags = tags }
+                if let images = edit.images { diary.images = images }
+                if let visibility = edit.visibility { diary.visibility = visibility }
+            }
         }
     }
 
     func delete(_ id: Diary.ID) async throws {
         let (engine, userID) = try await context.engine()
+        let payload = try OutboxPayload(entryID: id).encoded()
         try await local(id) {
-            try await context.queue(.deleteDiary, userID: userID, payload: { _ in
-                try OutboxPayload(entryID: id).encoded()
-            }) {
+            try await context.queue(.deleteDiary, userID: userID, payload: { _ in payload }) {
                 try await engine.delete(id)
             }
         } remote: {
-            try await context.remote.diaries.delete(id)
+            let userID = try await context.userID()
+            try await context.sendOrQueue(.deleteDiary, payload) {
+                try await context.remote.diaries.delete(id)
+            } local: { _ in
+                if let diary = seen.diary(id), diary.authorID != userID {
+                    throw DiaryError(.forbidden, "only its author may delete entry \(id)")
+                }
+            }
+            seen.deleted(id)
         }
     }
 
     func setHidden(_ id: Diary.ID, _ isHidden: Bool) async throws -> Diary {
         let (engine, userID) = try await context.engine()
+        let payload = try OutboxPayload(entryID: id, flag: isHidden).encoded()
         return try await local(id) {
-            try await context.queue(.setHidden, userID: userID, payload: { _ in
-                try OutboxPayload(entryID: id, flag: isHidden).encoded()
-            }) {
+            try await context.queue(.setHidden, userID: userID, payload: { _ in payload }) {
                 try await engine.setHidden(id, isHidden)
             }
         } remote: {
-            try await context.remote.diaries.setHidden(id, isHidden)
+            try await remote(.setHidden, id, payload, { try await context.remote.diaries.setHidden(id, isHidden) }) {
+                $0.isHidden = isHidden
+            }
         }
     }
 
     func setFavourite(_ id: Diary.ID, _ isFavourite: Bool) async throws -> Diary {
         let (engine, userID) = try await context.engine()
+        let payload = try OutboxPayload(entryID: id, flag: isFavourite).encoded()
         return try await local(id) {
-            try await context.queue(.setFavourite, userID: userID, payload: { _ in
-                try OutboxPayload(entryID: id, flag: isFavourite).encoded()
-            }) {
+            try await context.queue(.setFavourite, userID: userID, payload: { _ in payload }) {
                 try await engine.setFavourite(id, isFavourite)
             }
         } remote: {
-            try await context.remote.diaries.setFavourite(id, isFavourite)
+            try await remote(.setFavourite, id, payload, { try await context.remote.diaries.setFavourite(id, isFavourite) }) {
+                $0.isFavourite = isFavourite
+            }
         }
     }
 
     func entry(_ id: Diary.ID) async throws -> Diary {
         let (engine, _) = try await context.engine()
-        let held = try await context.backend.replica.storage.read("offline.holds") { try await $0.diary(id) != nil }
-        guard held else {
+        guard try await holds(id) else {
             // Someone else's entry, or one in a book: the server's, or its last answer while offline.
-            return try await context.online("diaries.entry", cached: [id]) { try await context.remote.diaries.entry(id) }
+            let diary = try await context.online(
+                "diaries.entry", cached: [id],
+                onCacheHit: { cached in
+                    guard !seen.isDeleted(id) else { throw DiaryError.notFound("entry \(id)") }
+                    return seen.diary(id) ?? cached
+                }
+            ) {
+                try await context.remote.diaries.entry(id)
+            }
+            seen.keep(diary)
+            return diary
         }
         return try await engine.entry(id)
     }
@@ -89,11 +160,44 @@ struct OfflineDiaries: DiaryRepository {
     func entries(_ query: DiaryQuery, page: PageRequest) async throws -> Page<Diary> {
         let (engine, userID) = try await context.engine()
         guard query.bookID == nil, query.authorID == nil || query.authorID == userID else {
-            return try await context.online("diaries.entries", cached: [query, page]) {
+            let entries = try await context.online(
+                "diaries.entries", cached: [query, page],
+                onCacheHit: { cached in try await withQueuedEntries(cached, query: query, page: page, userID: userID) }
+            ) {
                 try await context.remote.diaries.entries(query, page: page)
             }
+            for diary in entries.items { seen.keep(diary) }
+            return entries
         }
         return try await engine.entries(query, page: page)
+    }
+
+    /// A kept answer with what the device changed since: entries edited or deleted here shown as they are now,
+    /// and, on a book's first page, the entries written in it and not yet sent.
+    private func withQueuedEntries(
+        _ page: Page<Diary>, query: DiaryQuery, page request: PageRequest, userID: User.ID
+    ) async throws -> Page<Diary> {
+        var page = page
+        page.items = page.items.filter { !seen.isDeleted($0.id) }.map { seen.diary($0.id) ?? $0 }
+        let isFirst: Bool =
+            switch request.position {
+            case .cursor(let cursor): cursor == nil
+            case .number(let number): number == 1
+            }
+        guard let bookID = query.bookID, isFirst else { return page }
+        let queued = try await context.backend.replica.storage.read("offline.queuedEntries") { reader in
+            try await reader.rows(StorageSchema.outboxByUser, equalTo: userID)
+        }
+        let shown = Set(page.items.map(\.id))
+        let written = queued.sorted { $0.sequence > $1.sequence }.compactMap { entry -> Diary? in
+            guard entry.operation == OutboxOperation.writeDiary.rawValue,
+                let payload = try? OutboxPayload.decode(entry), payload.draft?.bookID == bookID,
+                !shown.contains(payload.entryID), !seen.isDeleted(payload.entryID)
+            else { return nil }
+            return seen.diary(payload.entryID)
+        }
+        page.items = written + page.items
+        return page
     }
 
     func calendar(_ month: YearMonth, of userID: User.ID?) async throws -> MonthCalendar {
@@ -116,15 +220,37 @@ struct OfflineDiaries: DiaryRepository {
         return try await engine.streak(of: userID)
     }
 
+    /// Whether the replica holds entry `id` (one of the user's own, outside books).
+    private func holds(_ id: Diary.ID) async throws -> Bool {
+        try await context.backend.replica.storage.read("offline.holds") { try await $0.diary(id) != nil }
+    }
+
     /// Runs `local` on an entry of the replica; an entry the replica does not hold (someone else's, or one in a
     /// book) is the server's, so `remote` runs instead.
     private func local<Result: Sendable>(
         _ id: Diary.ID, _ local: () async throws -> Result, remote: () async throws -> Result
     ) async throws -> Result {
-        let held = try await context.backend.replica.storage.read("offline.holds") { try await $0.diary(id) != nil }
-        guard held else {
-            return try await context.online("diaries", write: true, remote)
+        try await holds(id) ? local() : remote()
+    }
+
+    /// A change to an entry the replica does not hold: sent now, or queued and answered with the entry as last
+    /// read (or written) on the device with `change` applied.
+    private func remote(
+        _ operation: OutboxOperation, _ id: Diary.ID, _ payload: (subject: UUID, payload: String),
+        _ call: () async throws -> Diary, change: (inout Diary) throws -> Void
+    ) async throws -> Diary {
+        let diary = try await context.sendOrQueue(operation, payload, call: call) { userID in
+            guard var diary = seen.diary(id), !seen.isDeleted(id) else {
+                throw OfflineComments.unknown("diaries.\(operation)", "entry \(id)")
+            }
+            guard diary.authorID == userID else {
+                throw DiaryError(.forbidden, "only its author may change entry \(id)")
+            }
+            try change(&diary)
+            diary.updatedAt = now
+            return diary
         }
-        return try await local()
+        seen.keep(diary)
+        return diary
     }
 }

@@ -56,6 +56,15 @@ struct OfflineBackendTests {
         return entries
     }
 
+    /// Waits until the sync passes the devices' writes started (while the server is down) have ended, so that none
+    /// of them sends once the server is back: the test then decides which device reaches it first. A sync asked for
+    /// runs after the passes before it, and the next retry is far away (`retryDelays`).
+    static func finishAttempts(_ devices: OfflineBackend...) async throws {
+        for device in devices {
+            await #expect(throws: DiaryError.self) { try await device.sync() }
+        }
+    }
+
     static func signUp(_ backend: OfflineBackend, _ name: String) async throws -> User {
         try await backend.repositories.accounts.signUp(
             SignUpRequest(email: "\(name)@example.com", password: "correct horse battery", nickname: name))
@@ -142,6 +151,7 @@ struct OfflineBackendTests {
         try await server.stop()
         _ = try await phone.repositories.diaries.edit(entry.id, DiaryEdit(title: "Phone title", tags: ["phone"]))
         _ = try await tablet.repositories.diaries.edit(entry.id, DiaryEdit(title: "Tablet title", body: "Tablet body."))
+        try await Self.finishAttempts(phone, tablet)
         try await server.restart()
         try await phone.sync()
         try await tablet.sync()
@@ -170,6 +180,7 @@ struct OfflineBackendTests {
         try await server.stop()
         try await phone.repositories.diaries.delete(entry.id)
         _ = try await tablet.repositories.diaries.edit(entry.id, DiaryEdit(body: "Edited after the delete."))
+        try await Self.finishAttempts(phone, tablet)
         try await server.restart()
         try await phone.sync()
         try await tablet.sync()
@@ -308,6 +319,7 @@ struct OfflineBackendTests {
         #expect(read?.code == .unavailable)
         #expect(await backend.syncState.pendingWrites == 10)
 
+        try await Self.finishAttempts(backend)
         try await server.restart()
         try await bob.posts.delete(doomed.id)
         try await backend.sync()
@@ -437,6 +449,67 @@ struct OfflineBackendTests {
         #expect(onServer.likeCount == 1)
         #expect(onServer.commentCount == 2)
         try await relaunched.close()
+        try await server.stop()
+    }
+
+    @Test func entriesWrittenInABookOfflineKeepTheirIdPlaceAndCommentsAndARefusedOneIsReported() async throws {
+        let server = try await RestartableServer()
+        let (backend, _) = try Self.device(server, "member", retryDelays: 600...600)
+        let sdk = backend.repositories
+        let me = try await Self.signUp(backend, "member")
+        let bob = HTTPBackend(configuration: .init(baseURL: server.baseURL)).repositories
+        _ = try await bob.accounts.signUp(
+            SignUpRequest(email: "bob@example.com", password: "correct horse battery", nickname: "bob"))
+        let book = try await bob.books.createBook(BookDraft(title: "Shared"))
+        let doomed = try await bob.books.createBook(BookDraft(title: "Deleted while the device is offline"))
+        _ = try await sdk.books.join(inviteCode: try await bob.books.inviteCode(for: book.id))
+        _ = try await sdk.books.join(inviteCode: try await bob.books.inviteCode(for: doomed.id))
+        let bobs = try await bob.diaries.write(DiaryDraft(body: "Bob's turn.", bookID: book.id))
+        #expect(try await sdk.diaries.entries(DiaryQuery(bookID: book.id), page: .first()).items.map(\.id) == [bobs.id])
+
+        try await server.stop()
+        let mine = try await sdk.diaries.write(DiaryDraft(title: "On the train", body: "In the book.", bookID: book.id))
+        #expect(mine.bookID == book.id && mine.visibility == .members && mine.authorID == me.id)
+        let edited = try await sdk.diaries.edit(mine.id, DiaryEdit(body: "Edited offline."))
+        #expect(edited.body == "Edited offline." && edited.title == "On the train")
+        let comment = try await sdk.comments.addComment(CommentDraft(target: .diary(mine.id), body: "My own note."))
+        let second = try await sdk.diaries.write(DiaryDraft(body: "Written, then deleted.", bookID: book.id))
+        try await sdk.diaries.delete(second.id)
+        let lost = try await sdk.diaries.write(DiaryDraft(body: "Too late.", bookID: doomed.id))
+        // Refused at once, never queued.
+        let blank = await #expect(throws: DiaryError.self) {
+            _ = try await sdk.diaries.write(DiaryDraft(body: "  ", bookID: book.id))
+        }
+        #expect(blank?.code == .invalidInput)
+        let visibility = await #expect(throws: DiaryError.self) {
+            _ = try await sdk.diaries.write(DiaryDraft(body: "Private?", visibility: .private, bookID: book.id))
+        }
+        #expect(visibility?.reason == .notAllowed)
+        let others = await #expect(throws: DiaryError.self) { _ = try await sdk.diaries.edit(bobs.id, DiaryEdit(body: "Mine now")) }
+        #expect(others?.code == .forbidden)
+        // The book's page, offline: the server's last answer, with the queued entry first, as edited.
+        let page = try await sdk.diaries.entries(DiaryQuery(bookID: book.id), page: .first())
+        #expect(page.items.map(\.id) == [mine.id, bobs.id])
+        #expect(page.items.first?.body == "Edited offline.")
+        #expect(await backend.syncState.pendingWrites == 6)
+
+        try await Self.finishAttempts(backend)
+        try await server.restart()
+        try await bob.books.deleteBook(doomed.id)
+        try await backend.sync()
+        let state = await backend.syncState
+        #expect(state.pendingWrites == 0)
+        // On the server: the entry with its id, in its book, as edited, with its comment; the deleted one gone.
+        let onServer = try await bob.diaries.entries(DiaryQuery(bookID: book.id), page: .first()).items
+        let arrived = try #require(onServer.first { $0.id == mine.id })
+        #expect(arrived.body == "Edited offline." && arrived.bookID == book.id)
+        #expect(onServer.filter { $0.id == mine.id }.count == 1)
+        #expect(onServer.first { $0.id == second.id }.map { $0.deletedAt != nil } ?? true)
+        #expect(try await bob.comments.comments(on: .diary(mine.id), page: .first()).items.map(\.id) == [comment.id])
+        // The entry written in the book deleted meanwhile is reported.
+        #expect(state.conflicts.map(\.subject) == [.entry(lost.id)])
+        #expect(state.conflicts.first?.kind == .rejected)
+        try await backend.close()
         try await server.stop()
     }
 }

@@ -268,7 +268,7 @@ extension DiaryEngine: DiaryRepository {
         return true
     }
 
-    static func checkVisibility(_ visibility: Diary.Visibility, bookID: DiaryBook.ID?) throws {
+    package static func checkVisibility(_ visibility: Diary.Visibility, bookID: DiaryBook.ID?) throws {
         if bookID != nil && visibility != .members {
             throw DiaryError.invalid("visibility", .notAllowed, "entries in a book are visible to its members only")
         }
