@@ -11,9 +11,13 @@ import Foundation
 /// be reached; a sync then refreshes the replica from the server, and the server's live changes keep it current
 /// while online. Ids chosen on the device are final, so an entry written offline keeps its id on the server.
 ///
-/// What needs the server (sign-in, books, the community, comments, likes, follows, blocks, reports, notifications,
-/// blogs, uploads) goes to the server, after the outbox has been sent; while the server is known to be unreachable
-/// it fails at once with `.unavailable`. docs/Offline.md lists every operation and the conflict policy.
+/// Comments, likes and entries in books are the server's to decide: they are sent at once while it can be reached,
+/// else checked on the device, queued in the outbox, and answered from the device. Reads the replica cannot answer
+/// (the feed, comments, books, profiles…) go to the server, which sends the outbox first, and while it cannot be
+/// reached they answer from its last answer to the same read, kept on the device, with the queued writes laid over
+/// it. What only the server can decide (sign-in, search, availability checks, joining a book, follows, blocks,
+/// reports, uploads) fails at once with `.unavailable` while the server is known to be unreachable.
+/// docs/Offline.md lists every operation and the conflict policy.
 ///
 /// ```swift
 /// let backend = try OfflineBackend(configuration: .init(
