@@ -8,13 +8,14 @@ import FoundationNetworking
 /// Hands a request's body over again when FoundationNetworking re-sends the request on a new connection.
 ///
 /// Bodies are sent as streams from a companion session whose delegate answers `needNewBodyStream` with a fresh
-/// stream over the same bytes. Each session the app configured gets its own companion (same
-/// `URLSessionConfiguration`) with its own delegate, because task identifiers are unique only within one session.
+/// stream over the same bytes. Each session the app configured gets its own companion (its `URLSessionConfiguration`
+/// without the URL cache, see `URLSessionConfiguration.withoutURLCache`) with its own delegate, because task
+/// identifiers are unique only within one session. Every request goes through the companion, with a body or not.
 /// A companion is made on first use and kept while its app session lives: the app session is held weakly, so a new
 /// session that happens to reuse a freed one's address never gets the old companion.
 ///
-/// Authentication challenges of a request with a body are passed on to the app session's delegate, so server trust
-/// and client certificates are decided as for every other request. Other delegate callbacks (metrics, redirects,
+/// Authentication challenges are passed on to the app session's delegate, so server trust and client certificates
+/// are decided by the app. Other delegate callbacks (metrics, redirects,
 /// data delivery) are not passed on.
 final class RewindableBodies: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
     private struct Companion {
@@ -42,7 +43,8 @@ final class RewindableBodies: NSObject, URLSessionTaskDelegate, @unchecked Senda
             if let made = table[ObjectIdentifier(base)], made.base === base { return (made, stale.values.map(\.session)) }
             let bodies = RewindableBodies(base: base)
             let made = Companion(
-                base: base, session: URLSession(configuration: base.configuration, delegate: bodies, delegateQueue: nil),
+                base: base,
+                session: URLSession(configuration: base.configuration.withoutURLCache, delegate: bodies, delegateQueue: nil),
                 bodies: bodies)
             table[ObjectIdentifier(base)] = made
             return (made, stale.values.map(\.session))

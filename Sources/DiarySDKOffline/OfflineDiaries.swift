@@ -189,12 +189,51 @@ struct OfflineDiaries: DiaryRepository {
             try await reader.rows(StorageSchema.outboxByUser, equalTo: userID)
         }
         let shown = Set(page.items.map(\.id))
-        let written = queued.sorted { $0.sequence > $1.sequence }.compactMap { entry -> Diary? in
-            guard entry.operation == OutboxOperation.writeDiary.rawValue,
-                let payload = try? OutboxPayload.decode(entry), payload.draft?.bookID == bookID,
-                !shown.contains(payload.entryID), !seen.isDeleted(payload.entryID)
-            else { return nil }
-            return seen.diary(payload.entryID)
+        let engine = context.backend.engine(for: userID)
+        let timeZone = try await context.backend.replica.storage.read("offline.timeZone") { reader in
+            try await engine.timeZone(of: userID, in: reader)
+        }
+        // As the device shows them; after a relaunch, made again from the queued draft and the edits behind it.
+        var made: [Diary.ID: Diary] = [:]
+        var order: [Diary.ID] = []
+        for entry in queued.sorted(by: { $0.sequence < $1.sequence }) {
+            guard let operation = OutboxOperation(rawValue: entry.operation), !operation.isCommunity,
+                let payload = try? OutboxPayload.decode(entry)
+            else { continue }
+            let id = payload.entryID
+            switch operation {
+            case .writeDiary:
+                guard let draft = payload.draft, draft.bookID == bookID else { continue }
+                made[id] = Diary(
+                    id: id, authorID: userID, bookID: bookID, day: draft.day ?? LocalDate(entry.createdAt, in: timeZone),
+                    title: draft.title.trimmingCharacters(in: .whitespacesAndNewlines),
+                    body: draft.body.trimmingCharacters(in: .whitespacesAndNewlines), mood: draft.mood, tags: draft.tags, images: draft.images,
+                    visibility: draft.visibility, createdAt: entry.createdAt, updatedAt: entry.createdAt)
+                order.append(id)
+            case .editDiary:
+                guard var diary = made[id], let edit = payload.edit?.diaryEdit else { continue }
+                if let day = edit.day { diary.day = day }
+                if let title = edit.title { diary.title = title }
+                if let body = edit.body { diary.body = body }
+                if let mood = edit.mood { diary.mood = mood }
+                if let tags = edit.tags { diary.tags = tags }
+                if let images = edit.images { diary.images = images }
+                if let visibility = edit.visibility { diary.visibility = visibility }
+                diary.updatedAt = entry.createdAt
+                made[id] = diary
+            case .deleteDiary:
+                made[id] = nil
+            case .setHidden:
+                made[id]?.isHidden = payload.flag ?? false
+            case .setFavourite:
+                made[id]?.isFavourite = payload.flag ?? false
+            case .addComment, .editComment, .deleteComment, .like, .unlike:
+                continue
+            }
+        }
+        let written = order.reversed().compactMap { id -> Diary? in
+            guard !shown.contains(id), !seen.isDeleted(id), let diary = made[id] else { return nil }
+            return seen.diary(id) ?? diary
         }
         page.items = written + page.items
         return page

@@ -492,12 +492,19 @@ struct OfflineBackendTests {
         #expect(page.items.map(\.id) == [mine.id, bobs.id])
         #expect(page.items.first?.body == "Edited offline.")
         #expect(await backend.syncState.pendingWrites == 6)
+        // After a relaunch, still offline, the page is made again from the outbox.
+        try await backend.close()
+        let relaunched = try OfflineBackend(configuration: backend.configuration)
+        _ = try await relaunched.repositories.accounts.restoreSession()
+        try await Self.finishAttempts(relaunched)
+        let again = try await relaunched.repositories.diaries.entries(DiaryQuery(bookID: book.id), page: .first())
+        #expect(again.items.map(\.id) == [mine.id, bobs.id])
+        #expect(again.items.first.map { ($0.title, $0.body, $0.authorID) } ?? ("", "", bobs.authorID) == ("On the train", "Edited offline.", me.id))
 
-        try await Self.finishAttempts(backend)
         try await server.restart()
         try await bob.books.deleteBook(doomed.id)
-        try await backend.sync()
-        let state = await backend.syncState
+        try await relaunched.sync()
+        let state = await relaunched.syncState
         #expect(state.pendingWrites == 0)
         // On the server: the entry with its id, in its book, as edited, with its comment; the deleted one gone.
         let onServer = try await bob.diaries.entries(DiaryQuery(bookID: book.id), page: .first()).items
@@ -509,7 +516,7 @@ struct OfflineBackendTests {
         // The entry written in the book deleted meanwhile is reported.
         #expect(state.conflicts.map(\.subject) == [.entry(lost.id)])
         #expect(state.conflicts.first?.kind == .rejected)
-        try await backend.close()
+        try await relaunched.close()
         try await server.stop()
     }
 }
