@@ -9,7 +9,8 @@
 // the device to sign in again; docs/Deploying.md shows how to keep one secret.)
 //     swift run --package-path Examples OfflineDiary http://127.0.0.1:8080 /tmp/offline-diary
 //
-// Each run writes one entry (durable on the device at once), tries to sync, and prints what waits to be sent.
+// Each run writes one entry (durable on the device at once) and a comment on it, tries to sync, and prints what waits
+// to be sent.
 import DiarySDK
 import DiarySDKOffline
 import Foundation
@@ -38,6 +39,9 @@ if try await sdk.accounts.restoreSession() == nil {
 
 let entry = try await sdk.diaries.write(DiaryDraft(title: "Run at \(Date())", body: "Written on the device."))
 print("wrote \(entry.id) (on the device; \(await backend.syncState.pendingWrites) waiting)")
+// A comment is the server's to keep: sent at once when it can be reached, else queued behind the entry it is on.
+let note = try await sdk.comments.addComment(CommentDraft(target: .diary(entry.id), body: "A note on it."))
+print("commented \(note.id) (\(await backend.syncState.pendingWrites) waiting)")
 do {
     try await backend.sync()
     print("synced: nothing waits")

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The `OfflineDiary` example against the reference server: a run with the server up sends its entry; a run with
-/// the server gone keeps its entry on the device, waiting to sync.
+/// The `OfflineDiary` example against the reference server: a run with the server up sends its entry and comment; a
+/// run with the server gone keeps both on the device, waiting to sync.
 @Suite("OfflineDiary against the reference server")
 struct OfflineDiaryTests {
     @Test func anEntryWrittenWithoutTheServerWaitsOnTheDevice() async throws {
@@ -19,7 +19,8 @@ struct OfflineDiaryTests {
         server.stop()
 
         let offline = try ExampleProgramTests.run("OfflineDiary", [server.url, deviceData.path])
-        #expect(offline.contains("the server could not be reached (unavailable): 1 waiting to sync"), "\(offline)")
+        // The entry and the comment on it.
+        #expect(offline.contains("the server could not be reached (unavailable): 2 waiting to sync"), "\(offline)")
         #expect(offline.contains("2 entries on the device"), "\(offline)")
     }
 }
