@@ -13,9 +13,10 @@ extension HTTPBackend {
         /// The URL session requests go through. On Apple platforms every request, image upload and the live-changes
         /// stream runs on this session, so its delegate decides authentication challenges (certificate pinning,
         /// client certificates) for all of them. With FoundationNetworking (Linux, which has no
-        /// `bytes(for:delegate:)`), uploads and the stream still run on sessions made from its `configuration` (its
-        /// delegate is not asked), and requests with a body on a companion session that passes authentication
-        /// challenges on to its delegate.
+        /// `bytes(for:delegate:)`), uploads and the stream run on sessions made from its `configuration` (its
+        /// delegate is not asked), and every request on a companion session made from it that passes authentication
+        /// challenges on to its delegate (not redirects or metrics); all of them without the configuration's URL
+        /// cache, whose lookup races a cancelled request in FoundationNetworking and traps the process.
         public var session: URLSession
         /// Where the signed-in session (access and refresh tokens) is kept between launches.
         public var tokenStore: any SessionStore

@@ -92,8 +92,9 @@ public final class OfflineBackend: Sendable {
     let outboxStorage: OutboxStorage
     let remote: HTTPBackend
     let sync: OfflineSync
-    /// The posts and comments last read from the server, for likes and comment edits made offline.
-    let seen = SeenValues()
+    /// The posts, comments and entries the signed-in user last read from the server or changed offline (one user's at
+    /// a time: what one user saw, as they saw it, is never shown to the next).
+    private let seenValues = Locked(SeenValues(owner: nil))
     /// The server's last answers to reads the replica cannot answer, for reads while offline.
     let readCache: ReadCache
     private let engines = Locked<[User.ID: DiaryEngine]>([:])
@@ -131,7 +132,7 @@ public final class OfflineBackend: Sendable {
             replica: replica.storage, remote: remote.repositories, metadata: metadata,
             clock: configuration.environment.clock, retryDelays: configuration.retryDelays,
             refreshInterval: configuration.refreshInterval,
-            currentSession: { try? await tokenStore.load()?.userID })
+            keepsRefusals: configuration.acknowledgement == .serverWhenReachable, currentSession: { try? await tokenStore.load()?.userID })
         let sync = self.sync
         Task {
             await sync.start()
@@ -198,6 +199,14 @@ public final class OfflineBackend: Sendable {
     public func close() async throws {
         await sync.stop()
         try await replica.close()
+    }
+
+    /// The values `userID` last saw; a new, empty set when another user's were kept until now.
+    func seen(for userID: User.ID?) -> SeenValues {
+        seenValues.withLock { current in
+            if current.owner != userID { current = SeenValues(owner: userID) }
+            return current
+        }
     }
 
     /// The replica's engine acting as `userID`, over the outbox storage.

@@ -62,6 +62,7 @@ struct OfflineContext: Sendable {
         let key = ReadCache.Key(operation, arguments)
         let userID = try? await userID()
         let cache = backend.readCache
+        await sendPendingBeforeRead()
         func cached(_ error: DiaryError) async throws -> Result {
             guard let value = cache.value(Result.self, for: key, userID: userID) else { throw error }
             return try await onCacheHit(value)
@@ -74,7 +75,10 @@ struct OfflineContext: Sendable {
         }
         do {
             let result = try await call()
-            cache.store(result, for: key, userID: userID, at: backend.configuration.environment.clock.now())
+            // Kept only if the user did not change while the server answered.
+            if await (try? self.userID()) == userID {
+                cache.store(result, for: key, userID: userID, at: backend.configuration.environment.clock.now())
+            }
             return result
         } catch let error as DiaryError where OfflineSync.isUnreachable(error) && !Task.isCancelled {
             return try await cached(error)
@@ -109,10 +113,13 @@ struct OfflineContext: Sendable {
     ) async throws -> Result {
         let userID = try await userID()
         let key = UUID()
-        if await !backend.sync.isOffline {
+        if await !backend.sync.isOffline, try await isSessionOf(userID) {
             do {
                 if let error = await backend.sync.sendPending() { throw error }
-                return try await HTTPBackend.withIdempotencyKey(key.uuidString.lowercased(), call)
+                // Sent directly only with the user's own session, and only once nothing of theirs waits before it.
+                if try await isSessionOf(userID) {
+                    return try await HTTPBackend.withIdempotencyKey(key.uuidString.lowercased(), call)
+                }
             } catch let error as DiaryError where OfflineSync.isUnreachable(error) && !Task.isCancelled {
                 // Not answered: queued below.
             }
@@ -124,6 +131,18 @@ struct OfflineContext: Sendable {
         try await backend.outboxStorage.enqueue(pending, made)
         await backend.sync.queued()
         return value
+    }
+
+    /// What the signed-in user last saw (see ``SeenValues``).
+    func seen() async -> SeenValues {
+        backend.seen(for: try? await userID())
+    }
+
+    /// Whether the sync runs for `userID` and the session store holds their session: a direct request then goes with
+    /// their session and after their queued writes.
+    private func isSessionOf(_ userID: User.ID) async throws -> Bool {
+        guard await backend.sync.signedInUser == userID else { return false }
+        return try await backend.configuration.server.tokenStore.load()?.userID == userID
     }
 
     /// The signed-in user's public identity, from the profile the replica holds.

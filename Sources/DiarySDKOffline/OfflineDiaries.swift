@@ -5,12 +5,12 @@ import Foundation
 /// Entries on the replica: every write of the user's own entries is local and queued, and they are read locally.
 /// Entries in books and others' entries are the server's: read from it (and, offline, from its last answer to the
 /// same read), and written to it at once while it can be reached, else queued like a comment
-/// (``OfflineContext/sendOrQueue(_:_:call:local:)``): the server decides the book's turns, and refuses a write out
-/// of turn when it arrives, which is then reported as a conflict.
+/// (``OfflineContext/sendOrQueue(_:_:call:local:)``): the server passes the book's turn on, and refuses a write
+/// when it arrives from someone no longer a member (or for a book that is gone), which is then reported as a
+/// conflict.
 struct OfflineDiaries: DiaryRepository {
     let context: OfflineContext
 
-    private var seen: SeenValues { context.backend.seen }
     private var now: Date { context.backend.configuration.environment.clock.now() }
 
     func write(_ draft: DiaryDraft) async throws -> Diary {
@@ -27,6 +27,7 @@ struct OfflineDiaries: DiaryRepository {
     /// An entry in a book: sent now, or queued with the entry as the device makes it (the engine's checks of its
     /// text, tags and visibility; the book's membership and turn are the server's to check).
     private func writeInBook(_ draft: DiaryDraft) async throws -> Diary {
+        let seen = await context.seen()
         var draft = draft
         // Chosen here, so the entry keeps its id whether it is sent now or later.
         let id = draft.id ?? Diary.ID(context.backend.configuration.environment.ids.next())
@@ -91,6 +92,7 @@ struct OfflineDiaries: DiaryRepository {
     }
 
     func delete(_ id: Diary.ID) async throws {
+        let seen = await context.seen()
         let (engine, userID) = try await context.engine()
         let payload = try OutboxPayload(entryID: id).encoded()
         try await local(id) {
@@ -106,7 +108,12 @@ struct OfflineDiaries: DiaryRepository {
                     throw DiaryError(.forbidden, "only its author may delete entry \(id)")
                 }
             }
-            seen.deleted(id)
+            if let diary = seen.diary(id), diary.bookID != nil {
+                // The server keeps a trace of a deleted entry in a book.
+                seen.keep(Self.trace(of: diary, at: now))
+            } else {
+                seen.deleted(id)
+            }
         }
     }
 
@@ -139,6 +146,7 @@ struct OfflineDiaries: DiaryRepository {
     }
 
     func entry(_ id: Diary.ID) async throws -> Diary {
+        let seen = await context.seen()
         let (engine, _) = try await context.engine()
         guard try await holds(id) else {
             // Someone else's entry, or one in a book: the server's, or its last answer while offline.
@@ -158,11 +166,12 @@ struct OfflineDiaries: DiaryRepository {
     }
 
     func entries(_ query: DiaryQuery, page: PageRequest) async throws -> Page<Diary> {
+        let seen = await context.seen()
         let (engine, userID) = try await context.engine()
         guard query.bookID == nil, query.authorID == nil || query.authorID == userID else {
             let entries = try await context.online(
                 "diaries.entries", cached: [query, page],
-                onCacheHit: { cached in try await withQueuedEntries(cached, query: query, page: page, userID: userID) }
+                onCacheHit: { cached in try await withQueuedEntries(cached, query: query, page: page, userID: userID, seen: seen) }
             ) {
                 try await context.remote.diaries.entries(query, page: page)
             }
@@ -175,7 +184,7 @@ struct OfflineDiaries: DiaryRepository {
     /// A kept answer with what the device changed since: entries edited or deleted here shown as they are now,
     /// and, on a book's first page, the entries written in it and not yet sent.
     private func withQueuedEntries(
-        _ page: Page<Diary>, query: DiaryQuery, page request: PageRequest, userID: User.ID
+        _ page: Page<Diary>, query: DiaryQuery, page request: PageRequest, userID: User.ID, seen: SeenValues
     ) async throws -> Page<Diary> {
         var page = page
         page.items = page.items.filter { !seen.isDeleted($0.id) }.map { seen.diary($0.id) ?? $0 }
@@ -206,23 +215,23 @@ struct OfflineDiaries: DiaryRepository {
                 guard let draft = payload.draft, draft.bookID == bookID else { continue }
                 made[id] = Diary(
                     id: id, authorID: userID, bookID: bookID, day: draft.day ?? LocalDate(entry.createdAt, in: timeZone),
-                    title: draft.title.trimmingCharacters(in: .whitespacesAndNewlines),
-                    body: draft.body.trimmingCharacters(in: .whitespacesAndNewlines), mood: draft.mood, tags: draft.tags, images: draft.images,
+                    title: Self.title(draft.title), body: Self.body(draft.body), mood: (try? Validation.mood(draft.mood)) ?? draft.mood,
+                    tags: (try? Validation.tags(draft.tags)) ?? draft.tags, images: draft.images,
                     visibility: draft.visibility, createdAt: entry.createdAt, updatedAt: entry.createdAt)
                 order.append(id)
             case .editDiary:
                 guard var diary = made[id], let edit = payload.edit?.diaryEdit else { continue }
                 if let day = edit.day { diary.day = day }
-                if let title = edit.title { diary.title = title }
-                if let body = edit.body { diary.body = body }
-                if let mood = edit.mood { diary.mood = mood }
-                if let tags = edit.tags { diary.tags = tags }
+                if let title = edit.title { diary.title = Self.title(title) }
+                if let body = edit.body { diary.body = Self.body(body) }
+                if let mood = edit.mood { diary.mood = (try? Validation.mood(mood)) ?? mood }
+                if let tags = edit.tags { diary.tags = (try? Validation.tags(tags)) ?? tags }
                 if let images = edit.images { diary.images = images }
                 if let visibility = edit.visibility { diary.visibility = visibility }
                 diary.updatedAt = entry.createdAt
                 made[id] = diary
             case .deleteDiary:
-                made[id] = nil
+                made[id] = made[id].map { Self.trace(of: $0, at: entry.createdAt) }
             case .setHidden:
                 made[id]?.isHidden = payload.flag ?? false
             case .setFavourite:
@@ -233,10 +242,44 @@ struct OfflineDiaries: DiaryRepository {
         }
         let written = order.reversed().compactMap { id -> Diary? in
             guard !shown.contains(id), !seen.isDeleted(id), let diary = made[id] else { return nil }
-            return seen.diary(id) ?? diary
+            let shown = seen.diary(id) ?? diary
+            return Self.matches(shown, query) ? shown : nil
         }
         page.items = written + page.items
         return page
+    }
+
+    /// A title or body as the engine keeps it (trimmed), or as given when the engine would refuse it.
+    private static func title(_ text: String) -> String {
+        (try? Validation.text(text, field: "title", maximum: Validation.maximumTitleLength, allowEmpty: true)) ?? text
+    }
+
+    private static func body(_ text: String) -> String {
+        (try? Validation.text(text, field: "body", maximum: Validation.maximumBodyLength)) ?? text
+    }
+
+    /// What the server keeps of a deleted entry in a book, so its place in the book stays: its id, author, day and
+    /// times, without its content.
+    private static func trace(of diary: Diary, at date: Date) -> Diary {
+        var trace = diary
+        trace.title = ""
+        trace.body = ""
+        trace.mood = nil
+        trace.tags = []
+        trace.images = []
+        trace.deletedAt = date
+        trace.updatedAt = date
+        return trace
+    }
+
+    /// Whether a queued entry belongs on a page of `query` (its book is checked by the caller).
+    private static func matches(_ diary: Diary, _ query: DiaryQuery) -> Bool {
+        if let month = query.month, diary.day.yearMonth != month { return false }
+        if let day = query.day, diary.day != day { return false }
+        if let tag = query.tag, !diary.tags.contains(tag) { return false }
+        if query.favouritesOnly, !diary.isFavourite { return false }
+        if !query.includeHidden, diary.isHidden { return false }
+        return true
     }
 
     func calendar(_ month: YearMonth, of userID: User.ID?) async throws -> MonthCalendar {
@@ -278,10 +321,12 @@ struct OfflineDiaries: DiaryRepository {
         _ operation: OutboxOperation, _ id: Diary.ID, _ payload: (subject: UUID, payload: String),
         _ call: () async throws -> Diary, change: (inout Diary) throws -> Void
     ) async throws -> Diary {
+        let seen = await context.seen()
         let diary = try await context.sendOrQueue(operation, payload, call: call) { userID in
             guard var diary = seen.diary(id), !seen.isDeleted(id) else {
                 throw OfflineComments.unknown("diaries.\(operation)", "entry \(id)")
             }
+            guard diary.deletedAt == nil else { throw DiaryError.notFound("entry \(id)") }
             guard diary.authorID == userID else {
                 throw DiaryError(.forbidden, "only its author may change entry \(id)")
             }

@@ -36,6 +36,8 @@ actor OfflineSync {
     /// before a settle is not applied over it.
     private var settles: [Diary.ID: Int] = [:]
     private var runningPass: Task<DiaryError?, Never>?
+    /// What stopped the last pass, while its retry waits (cleared by the next pass that gets through).
+    private var backoffError: DiaryError?
     /// Counts passes, to tell the writes sent together (``SyncMetadata/AcknowledgedWrite/pass``).
     private var passNumber = Int.random(in: 0..<(1 << 40))
     private let kicks: AsyncStream<Void>
@@ -44,10 +46,11 @@ actor OfflineSync {
 
     init(
         replica: any DiaryStorage, remote: DiaryRepositories, metadata: SyncMetadataFile, clock: any DiaryClock,
-        retryDelays: ClosedRange<TimeInterval>, refreshInterval: TimeInterval,
+        retryDelays: ClosedRange<TimeInterval>, refreshInterval: TimeInterval, keepsRefusals: Bool,
         currentSession: @escaping @Sendable () async -> User.ID?
     ) {
         self.currentSession = currentSession
+        self.keepsRefusals = keepsRefusals
         self.replica = replica
         self.remote = remote
         self.metadata = metadata
@@ -85,7 +88,9 @@ actor OfflineSync {
     }
 
     /// Syncs for `userID` from now on (`nil`: signed out, nothing is sent).
-    func setUser(_ userID: User.ID?) async {
+    /// - Parameter waitsForPass: Whether to wait for the pass running for the previous user to end (not from within
+    ///   that pass, which would wait for itself).
+    func setUser(_ userID: User.ID?, waitsForPass: Bool = true) async {
         userWasSet = true
         guard userID != self.userID else {
             if userID != nil, liveEnded { restartLiveChanges() }
@@ -103,7 +108,14 @@ actor OfflineSync {
         live = nil
         retry?.cancel()
         delay = retryDelays.lowerBound
+        backoffError = nil
         needsRefresh = true
+        // Wait for the cancelled pass to end, so nothing of the previous user's is written after this returns (a
+        // withdrawal removes their rows next). It stops at its next step: every step checks the generation.
+        if waitsForPass, let running = runningPass {
+            _ = await running.value
+            guard userID == self.userID else { return }
+        }
         if let userID {
             let key = userID.rawValue.uuidString
             let stored = metadata.current
@@ -193,10 +205,13 @@ actor OfflineSync {
         if let error = await pass() { throw error }
     }
 
-    /// Sends the outbox if anything is in it, without the refresh a full sync makes.
-    /// - Returns: The error that stopped the pass, if any.
+    /// Sends the outbox if anything is in it, without the refresh a full sync makes, unless the last pass failed
+    /// and its retry is waiting (the backoff holds: a caller does not send again at once).
+    /// - Returns: The error that stopped the pass, or the last pass's error while its retry waits; `nil` when
+    ///   nothing is left to send.
     func sendPending() async -> DiaryError? {
         guard let userID, (try? await pendingCount(userID)) ?? state.pendingWrites > 0 else { return nil }
+        if let waiting = backoffError { return waiting }
         return await pass()
     }
 
@@ -204,17 +219,27 @@ actor OfflineSync {
     /// - Returns: The server's refusal of that entry, if it refused it.
     func deliver(through entry: UUID) async -> DiaryError? {
         await pass()
+        refusalOrder.removeAll { $0 == entry }
         return refusals.removeValue(forKey: entry)
     }
 
     /// Keeps a refusal for a caller of ``deliver(through:)`` (at most the latest 256).
     private func keepRefusal(_ error: DiaryError, of entry: UUID) {
-        if refusals.count >= 256, let any = refusals.keys.first { refusals[any] = nil }
+        guard keepsRefusals else { return }
         refusals[entry] = error
+        refusalOrder.append(entry)
+        if refusalOrder.count > 1_024 {
+            for old in refusalOrder.prefix(refusalOrder.count - 1_024) { refusals[old] = nil }
+            refusalOrder.removeFirst(refusalOrder.count - 1_024)
+        }
     }
 
     /// Refusals of entries that a caller of ``deliver(through:)`` may be waiting for.
     private var refusals: [UUID: DiaryError] = [:]
+    /// The order refusals were kept in: the oldest go first past 1,024.
+    private var refusalOrder: [UUID] = []
+    /// Whether a caller may wait for a write's answer (``OfflineBackend/WriteAcknowledgement/serverWhenReachable``).
+    private let keepsRefusals: Bool
 
     /// One sync pass: the outbox, then a refresh when due. Passes never overlap: a pass asked for while one runs
     /// waits for it and then runs its own, so it sees every write made before it was asked for.
@@ -249,6 +274,7 @@ actor OfflineSync {
             guard generation == self.generation else { return nil }
             state.connectivity = .online
             state.lastError = nil
+            backoffError = nil
             let now = clock.now()
             state.lastSyncedAt = now
             metadata.change { $0.lastSyncedAt[userID.rawValue.uuidString] = now }
@@ -261,12 +287,13 @@ actor OfflineSync {
             let error = DiaryError.wrapping(error)
             failure = error
             state.lastError = error
+            backoffError = error
             // The server was reached when it answered at all (5xx, 429, a refused session): only then are calls
             // that need it still tried.
             state.connectivity = [.unavailable, .cancelled].contains(error.code) ? .offline : .online
             if error.code == .unauthenticated, await currentSession() == nil {
                 // The session is gone (refused refresh): nothing can be sent until someone signs in.
-                await setUser(nil)
+                await setUser(nil, waitsForPass: false)
                 return error
             }
             scheduleKick(after: delay)
@@ -436,11 +463,18 @@ actor OfflineSync {
                 if let postID = payload.postID { .like(postID) } else { .comment(Comment.ID(entry.subject)) }
             let kind: SyncConflict.Kind =
                 refusal.code == .notFound && operation != .addComment ? .deletedOnServer : .rejected
-            let written = payload.draft.map { draft in
+            var written = payload.draft.map { draft in
                 Comment(
                     id: draft.id ?? Comment.ID(entry.subject), target: draft.target, parentID: draft.parentID, author: nil,
                     isMine: true, isAnonymous: draft.isAnonymous, body: draft.body, mood: draft.mood,
                     createdAt: entry.createdAt, updatedAt: entry.createdAt)
+            }
+            if written == nil, operation == .editComment, let body = payload.body, var edited = payload.comment {
+                // An edit: the comment as the device last had it, with the edit's text.
+                edited.body = body
+                edited.mood = payload.mood
+                edited.updatedAt = entry.createdAt
+                written = edited
             }
             record(kind, subject: subject, writtenComment: written, error: refusal, userID: userID)
             keepRefusal(refusal, of: entry.id)
@@ -541,7 +575,15 @@ actor OfflineSync {
         userID: User.ID
     ) async throws {
         let id = payload.entryID
+        // The entry as written on the device: the replica's row, or, for an entry the replica does not hold (one in a
+        // book), the draft it was created from.
         let written: Diary? = try await replica.read("offline.settle") { try await $0.diary(id) }
+            ?? payload.draft.map { draft in
+                Diary(
+                    id: id, authorID: userID, bookID: draft.bookID, day: draft.day ?? LocalDate(entry.createdAt, in: .current),
+                    title: draft.title, body: draft.body, mood: draft.mood, tags: draft.tags, images: draft.images,
+                    visibility: draft.visibility, createdAt: entry.createdAt, updatedAt: entry.createdAt)
+            }
         let server: Diary?
         var conflict: SyncConflict.Kind?
         var error: DiaryError?
@@ -571,7 +613,7 @@ actor OfflineSync {
         }
         if settled { settles[id, default: 0] += 1 }
         metadata.change { metadata in
-            if case .applied(let value?) = outcome, !fields.isEmpty {
+            if case .applied(let value?) = outcome, !fields.isEmpty, value.bookID == nil {
                 var acknowledged = metadata.acknowledged[key, default: [:]]
                 // The fields of this device's latest writes to the entry: those sent in this pass. An earlier pass's
                 // writes were there for the other devices to see before they wrote, so replacing them later is an
@@ -696,6 +738,8 @@ actor OfflineSync {
                 let local = try await transaction.diary(id)
                 if server == local { continue }
                 if let server, server.authorID != userID { continue }
+                // Entries in books are the server's (never in the replica): no conflict is made from them.
+                if server?.bookID != nil || local?.bookID != nil { continue }
                 try await Self.show(server, for: id, in: transaction)
                 applied.append((id, local, server))
             }
@@ -786,6 +830,7 @@ actor OfflineSync {
                 guard settles[id, default: 0] == settledBefore, generation == self.generation else { break }
                 try await applyServerVersions([(id, current)], userID: userID)
             }
+            guard generation == self.generation else { return }
             let position = event.position
             metadata.change { $0.positions[userID.rawValue.uuidString] = position }
             state.connectivity = .online

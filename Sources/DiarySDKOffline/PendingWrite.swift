@@ -149,6 +149,9 @@ struct CommunityPayload: Codable, Sendable, Hashable {
     var mood: Mood?
     /// For ``OutboxOperation/like`` and ``OutboxOperation/unlike``.
     var postID: Post.ID?
+    /// For ``OutboxOperation/editComment``: the comment as the device had it before the edit, when it had it (so a
+    /// refused edit is reported with what was written).
+    var comment: Comment?
 
     private enum CodingKeys: String, CodingKey {
         case draft = "draft"
@@ -156,6 +159,7 @@ struct CommunityPayload: Codable, Sendable, Hashable {
         case body = "body"
         case mood = "mood"
         case postID = "postID"
+        case comment = "comment"
     }
 
     /// The row the write is about: the comment, or the liked post.

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// One JSON file per user and read (`cache/<user>/<hash>.json`, holding the read's full key, when it was stored, and
 /// the answer), written whole and renamed over the old one. It is a cache: a file that cannot be read is a miss (and
-/// is removed), nothing is flushed to disk, and the least recently stored files go when a user's reads pass
-/// ``limit``. Withdrawing removes the user's directory.
+/// is removed), nothing is flushed to disk, and a user's directory is trimmed to the ``limit`` most recently stored
+/// reads as it grows (checked every 64 stores, so it may briefly hold a few more). Withdrawing removes the user's
+/// directory.
 final class ReadCache: Sendable {
     /// How many reads are kept per user.
     static let limit = 1_000

@@ -46,7 +46,7 @@ struct OfflinePosts: PostRepository {
     let online: OnlinePostRepository
 
     private func mirror(_ post: Post) async throws -> Post {
-        context.backend.seen.keep(post)
+        await context.seen().keep(post)
         guard post.isMine else { return post }
         let userID = try await context.userID()
         try await context.backend.replica.storage.write("offline.post") { transaction in
@@ -78,12 +78,39 @@ struct OfflinePosts: PostRepository {
         _ operation: String, _ arguments: [any Encodable], posts: @escaping (Result) -> [Post],
         map: @escaping (Result, (Post) -> Post) -> Result, _ call: () async throws -> Result
     ) async throws -> Result {
-        await context.sendPendingBeforeRead()
-        let seen = context.backend.seen
+        let seen = await context.seen()
         let result = try await context.online(
-            operation, cached: arguments, onCacheHit: { cached in map(cached) { seen.post($0.id) ?? $0 } }, call)
+            operation, cached: arguments,
+            onCacheHit: { cached in
+                let likes = try await queuedLikes()
+                return map(cached) { post in
+                    if let known = seen.post(post.id) { return known }
+                    guard let liked = likes[post.id], liked != post.isLiked else { return post }
+                    var post = post
+                    post.isLiked = liked
+                    post.likeCount = max(0, post.likeCount + (liked ? 1 : -1))
+                    return post
+                }
+            }, call)
         for post in posts(result) { seen.keep(post) }
         return result
+    }
+
+    /// Whether each post the outbox likes or unlikes ends liked, after the queued writes in order.
+    private func queuedLikes() async throws -> [Post.ID: Bool] {
+        let userID = try await context.userID()
+        let queued = try await context.backend.replica.storage.read("offline.queuedLikes") { reader in
+            try await reader.rows(StorageSchema.outboxByUser, equalTo: userID)
+        }
+        var likes: [Post.ID: Bool] = [:]
+        for entry in queued.sorted(by: { $0.sequence < $1.sequence }) {
+            switch OutboxOperation(rawValue: entry.operation) {
+            case .like?: likes[Post.ID(entry.subject)] = true
+            case .unlike?: likes[Post.ID(entry.subject)] = false
+            default: continue
+            }
+        }
+        return likes
     }
 
     private func read(
@@ -114,7 +141,8 @@ struct OfflinePosts: PostRepository {
     func search(_ search: PostSearch, page: PageRequest) async throws -> Page<Post> {
         await context.sendPendingBeforeRead()
         let found = try await online.search(search, page: page)
-        for post in found.items { context.backend.seen.keep(post) }
+        let seen = await context.seen()
+        for post in found.items { seen.keep(post) }
         return found
     }
     func like(_ id: Post.ID) async throws -> Post { try await setLiked(id, true) }
@@ -125,8 +153,7 @@ struct OfflinePosts: PostRepository {
         }
     }
     func likers(of id: Post.ID, page: PageRequest) async throws -> Page<User> {
-        await context.sendPendingBeforeRead()
-        return try await online.likers(of: id, page: page)
+        try await online.likers(of: id, page: page)
     }
 }
 

@@ -68,6 +68,8 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, Codable {
             case id = "id"
         }
 
+        /// Reads `{"kind": "entry" | "comment" | "like" | "unreadable", "id": "<uuid>"}`; a kind this release does not
+        /// know reads as ``unreadable(_:)``.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let id = try container.decode(UUID.self, forKey: .id)
@@ -79,6 +81,7 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, Codable {
             }
         }
 
+        /// Writes `{"kind": …, "id": …}`.
         public func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             let (kind, id): (String, UUID) =
@@ -152,6 +155,7 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, Codable {
         case detectedAt = "detectedAt"
     }
 
+    /// Reads a conflict as this release or the first offline release (`entryID` instead of `subject`) wrote it.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(Int.self, forKey: .id)
@@ -170,11 +174,14 @@ public struct SyncConflict: Hashable, Sendable, Identifiable, Codable {
         detectedAt = try container.decode(Date.self, forKey: .detectedAt)
     }
 
+    /// Writes the conflict, with `entryID` besides `subject` for an entry, so the first offline release still reads
+    /// it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(kind, forKey: .kind)
         try container.encode(subject, forKey: .subject)
+        if case .entry(let entryID) = subject { try container.encode(entryID, forKey: .entryID) }
         try container.encode(fields, forKey: .fields)
         try container.encodeIfPresent(written, forKey: .written)
         try container.encodeIfPresent(server, forKey: .server)

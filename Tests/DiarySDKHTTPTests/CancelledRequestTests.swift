@@ -10,6 +10,7 @@ import Testing
 struct CancelledRequestTests {
     @Test func thousandsOfRequestsCancelledAsTheyStartEndAsCancelledAndNeverTrapTheProcess() async throws {
         let server = try await ReferenceServer.start(extraArguments: [])
+        defer { server.stop() }
         let backend = HTTPBackend(configuration: .init(baseURL: server.baseURL))
         _ = try await backend.repositories.accounts.signUp(
             SignUpRequest(email: "cancel@example.com", password: "correct horse battery", nickname: "canceller"))
@@ -35,6 +36,5 @@ struct CancelledRequestTests {
         #expect(outcomes[DiaryError.Code.cancelled.rawValue, default: 0] > 0, "\(outcomes)")
         // And the backend still works.
         _ = try await posts.feed(page: .first())
-        server.stop()
     }
 }

@@ -2,57 +2,6 @@
 @_spi(Storage) import DiarySDKFileStore
 import Foundation
 
-/// The posts, comments and entries (others', and in books) the app last read from the server or changed on the
-/// device, so that a like, a comment edit or a book entry's edit made offline can answer with the value it changes,
-/// and a kept answer read offline shows them as they are now. Kept in memory, at most ``limit`` of each (the oldest read goes first).
-final class SeenValues: Sendable {
-    static let limit = 2_000
-
-    private struct Recent<Value: Sendable>: Sendable {
-        var values: [UUID: Value] = [:]
-        var order: [UUID] = []
-
-        mutating func keep(_ value: Value, id: UUID) {
-            if values.updateValue(value, forKey: id) == nil { order.append(id) }
-            if order.count > SeenValues.limit {
-                let dropped = order.count - SeenValues.limit
-                for old in order.prefix(dropped) { values[old] = nil }
-                order.removeFirst(dropped)
-            }
-        }
-
-        mutating func forget(_ id: UUID) {
-            if values.removeValue(forKey: id) != nil { order.removeAll { $0 == id } }
-        }
-    }
-
-    private let posts = Locked(Recent<Post>())
-    private let comments = Locked(Recent<Comment>())
-    private let diaries = Locked(Recent<Diary>())
-    /// Entries deleted on the device whose deletion is not yet sent (a kept answer may still show them).
-    private let deletedDiaries = Locked(Set<Diary.ID>())
-
-    func keep(_ post: Post) { posts.withLock { $0.keep(post, id: post.id.rawValue) } }
-    func keep(_ comment: Comment) { comments.withLock { $0.keep(comment, id: comment.id.rawValue) } }
-    func keep(_ thread: CommentThread) {
-        keep(thread.comment)
-        for reply in thread.replies { keep(reply) }
-    }
-    func post(_ id: Post.ID) -> Post? { posts.withLock { $0.values[id.rawValue] } }
-    func comment(_ id: Comment.ID) -> Comment? { comments.withLock { $0.values[id.rawValue] } }
-    func forget(_ id: Comment.ID) { comments.withLock { $0.forget(id.rawValue) } }
-    func keep(_ diary: Diary) {
-        diaries.withLock { $0.keep(diary, id: diary.id.rawValue) }
-        _ = deletedDiaries.withLock { $0.remove(diary.id) }
-    }
-    func diary(_ id: Diary.ID) -> Diary? { diaries.withLock { $0.values[id.rawValue] } }
-    func deleted(_ id: Diary.ID) {
-        diaries.withLock { $0.forget(id.rawValue) }
-        _ = deletedDiaries.withLock { $0.insert(id) }
-    }
-    func isDeleted(_ id: Diary.ID) -> Bool { deletedDiaries.withLock { $0.contains(id) } }
-}
-
 /// Comments on the server. Writing, editing and deleting a comment work offline: they are queued in the outbox and
 /// sent in order with the user's other writes (a comment on an entry written offline arrives after the entry).
 /// Reading comments offline gives the server's last answer to the same read, with the queued comments applied.
@@ -60,10 +9,10 @@ struct OfflineComments: CommentRepository {
     let context: OfflineContext
     let online: OnlineCommentRepository
 
-    private var seen: SeenValues { context.backend.seen }
     private var now: Date { context.backend.configuration.environment.clock.now() }
 
     func addComment(_ draft: CommentDraft) async throws -> Comment {
+        let seen = await context.seen()
         var draft = draft
         // Chosen here, so the comment keeps its id whether it is sent now or later.
         if draft.id == nil { draft.id = Comment.ID(context.backend.configuration.environment.ids.next()) }
@@ -92,7 +41,8 @@ struct OfflineComments: CommentRepository {
     }
 
     func editComment(_ id: Comment.ID, body: String, mood: Mood?) async throws -> Comment {
-        let payload = try CommunityPayload(commentID: id, body: body, mood: mood).encoded()
+        let seen = await context.seen()
+        let payload = try CommunityPayload(commentID: id, body: body, mood: mood, comment: seen.comment(id)).encoded()
         let comment = try await context.sendOrQueue(.editComment, payload) {
             try await context.remote.comments.editComment(id, body: body, mood: mood)
         } local: { _ in
@@ -112,12 +62,22 @@ struct OfflineComments: CommentRepository {
     }
 
     func deleteComment(_ id: Comment.ID) async throws {
+        let seen = await context.seen()
         try await context.sendOrQueue(.deleteComment, try CommunityPayload(commentID: id).encoded()) {
             try await context.remote.comments.deleteComment(id)
-        } local: { _ in
-            if let comment = seen.comment(id), !comment.isMine {
-                throw DiaryError(.forbidden, "only its author may delete comment \(id)")
+        } local: { userID in
+            // As the engine decides: the comment's author, or the author of what it is on.
+            guard let comment = seen.comment(id), !comment.isMine else { return }
+            let ownsTarget: Bool
+            switch comment.target {
+            case .post(let postID):
+                let held = try await context.backend.replica.storage.read("offline.owns") { try await $0.post(postID)?.authorID }
+                ownsTarget = held == userID || seen.post(postID)?.isMine == true
+            case .diary(let diaryID):
+                let held = try await context.backend.replica.storage.read("offline.owns") { try await $0.diary(diaryID)?.authorID }
+                ownsTarget = held == userID || seen.diary(diaryID)?.authorID == userID
             }
+            guard ownsTarget else { throw DiaryError(.forbidden, "only the author may delete comment \(id)") }
         }
         seen.forget(id)
     }
@@ -125,7 +85,7 @@ struct OfflineComments: CommentRepository {
     /// The server's comments; while it cannot be reached, its last answer to the same read with the user's queued
     /// comments laid over it (new ones on the last page, edits, deletions).
     func comments(on target: CommentTarget, page: PageRequest) async throws -> Page<CommentThread> {
-        await context.sendPendingBeforeRead()
+        let seen = await context.seen()
         let threads = try await context.online(
             "comments.comments", cached: [target, page],
             onCacheHit: { cached in try await withQueuedComments(cached, on: target) }
@@ -164,7 +124,8 @@ struct OfflineComments: CommentRepository {
                     page.items.append(CommentThread(comment: comment, replies: []))
                 }
             case .editComment:
-                guard let id = payload.commentID, let body = payload.body else { continue }
+                guard let id = payload.commentID, let raw = payload.body else { continue }
+                let body = (try? Validation.text(raw, field: "body", maximum: Validation.maximumCommentLength)) ?? raw
                 page.items = page.items.map { thread in
                     var thread = thread
                     for index in thread.replies.indices where thread.replies[index].id == id {
@@ -193,32 +154,5 @@ struct OfflineComments: CommentRepository {
         DiaryError(
             .unavailable,
             "\(operation) offline needs \(what) as read from the server since the app started, and the server could not be reached")
-    }
-}
-
-extension OfflinePosts {
-    /// Likes or unlikes: sent now when the server can be reached, else queued and answered with the post as last
-    /// read (or, for one of the user's own posts, as the replica holds it), its like count adjusted.
-    func setLiked(_ id: Post.ID, _ liked: Bool) async throws -> Post {
-        let operation: OutboxOperation = liked ? .like : .unlike
-        let post = try await context.sendOrQueue(operation, try CommunityPayload(postID: id).encoded()) {
-            liked ? try await context.remote.posts.like(id) : try await context.remote.posts.unlike(id)
-        } local: { userID in
-            var post: Post
-            if let seen = context.backend.seen.post(id) {
-                post = seen
-            } else if let own = try? await context.backend.engine(for: userID).post(id) {
-                post = own
-            } else {
-                throw OfflineComments.unknown("posts.\(operation == .like ? "like" : "unlike")", "post \(id)")
-            }
-            if post.isLiked != liked {
-                post.isLiked = liked
-                post.likeCount = max(0, post.likeCount + (liked ? 1 : -1))
-            }
-            return post
-        }
-        context.backend.seen.keep(post)
-        return post
     }
 }
