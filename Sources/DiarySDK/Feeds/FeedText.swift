@@ -23,8 +23,122 @@ enum FeedURLResolver {
         return nil
     }
 
+    /// ``resolve(_:against:)`` as the resolved URL's absolute string, without parsing a `URL` when `raw` is a plain
+    /// absolute `http`/`https` reference (see ``FeedURLText/isPlainAbsoluteHTTP(_:)``): the absolute string of such a
+    /// reference is the reference itself, with or without a base.
+    static func resolveText(_ raw: String, against base: URL?) -> String? {
+        let string = FeedText.trim(raw)
+        guard !string.isEmpty, string.utf8.count < 8_192 else { return nil }
+        if FeedURLText.isPlainAbsoluteHTTP(string) { return string }
+        return resolve(string, against: base)?.absoluteString
+    }
+
     private static func encoded(_ string: String) -> String? {
         string.addingPercentEncoding(withAllowedCharacters: allowed)
+    }
+}
+
+/// URLs the model keeps as their absolute strings (``FeedItem/link``, ``FeedLink/href``).
+enum FeedURLText {
+    /// What a stored string that `URL(string:)` refuses reads back as. Never used for what the parser stores (every
+    /// stored string is a `URL`'s `absoluteString` or passed ``isPlainAbsoluteHTTP(_:)``); it keeps the getters total.
+    private static let unparseable = URL(string: "about:blank")!
+
+    /// The `URL` of a stored absolute string.
+    static func url(_ text: String) -> URL {
+        URL(string: text) ?? unparseable
+    }
+
+    /// Whether `string` is an absolute `http` or `https` URI that `URL(string:)` accepts as it is and that resolving
+    /// against any base leaves unchanged: a lowercase scheme, `//`, a host of ASCII letters, digits, `-` and `.`
+    /// (starting with a letter or digit), an optional port of digits, then only RFC 3986 path, query and fragment
+    /// characters (`%` followed by two hex digits, at most one `#`), and no dot segment (`/./`, `/../`, or `/.` or `/..`
+    /// before the end of the path). Anything else returns `false` and goes through `URL`.
+    static func isPlainAbsoluteHTTP(_ string: String) -> Bool {
+        FeedText.withBytes(string) { b in
+            let n = b.count
+            var i: Int
+            if n > 7, b[0] == 0x68, b[1] == 0x74, b[2] == 0x74, b[3] == 0x70 {  // "http"
+                i = 4
+                if b[i] == 0x73 { i += 1 }  // "s"
+            } else {
+                return false
+            }
+            guard i + 3 <= n, b[i] == 0x3A, b[i + 1] == 0x2F, b[i + 2] == 0x2F else { return false }  // "://"
+            i += 3
+            // Host.
+            let hostStart = i
+            while i < n, isHostByte(b[i]) { i += 1 }
+            guard i > hostStart, isAlphanumeric(b[hostStart]) else { return false }
+            // Port.
+            if i < n, b[i] == 0x3A {
+                i += 1
+                let portStart = i
+                while i < n, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+                guard i > portStart, i - portStart <= 5 else { return false }
+            }
+            // Path, query and fragment: the authority must end here.
+            if i < n, b[i] != 0x2F, b[i] != 0x3F, b[i] != 0x23 { return false }
+            var inPath = true
+            var sawFragment = false
+            while i < n {
+                let byte = b[i]
+                switch byte {
+                case 0x25:  // "%"
+                    guard i + 2 < n, isHex(b[i + 1]), isHex(b[i + 2]) else { return false }
+                    i += 3
+                    continue
+                case 0x23:  // "#"
+                    if sawFragment { return false }
+                    sawFragment = true
+                    inPath = false
+                case 0x3F:  // "?"
+                    inPath = false
+                case 0x2F:  // "/": a dot segment may follow
+                    if inPath, i + 1 < n, b[i + 1] == 0x2E {
+                        let next = i + 2 < n ? b[i + 2] : 0x2F
+                        if next == 0x2F || next == 0x3F || next == 0x23 { return false }
+                        if next == 0x2E {
+                            let after = i + 3 < n ? b[i + 3] : 0x2F
+                            if after == 0x2F || after == 0x3F || after == 0x23 { return false }
+                        }
+                    }
+                default:
+                    guard isPathByte(byte) else { return false }
+                }
+                i += 1
+            }
+            return true
+        }
+    }
+
+    @inline(__always)
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+    }
+
+    @inline(__always)
+    private static func isHostByte(_ byte: UInt8) -> Bool {
+        isAlphanumeric(byte) || byte == 0x2D || byte == 0x2E
+    }
+
+    @inline(__always)
+    private static func isHex(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
+    }
+
+    /// RFC 3986 `pchar` without `%` (unreserved, sub-delims, `:` and `@`), plus `/` and `?`.
+    @inline(__always)
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        if isAlphanumeric(byte) { return true }
+        switch byte {
+        case 0x2D, 0x2E, 0x5F, 0x7E,  // - . _ ~
+             0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D,  // ! $ & ' ( ) * + , ; =
+             0x3A, 0x40, 0x2F, 0x3F:  // : @ / ?
+            return true
+        default:
+            return false
+        }
     }
 }
 

@@ -58,6 +58,12 @@ struct FeedXMLMapper {
         return FeedURLResolver.resolve(string, against: node.base)
     }
 
+    /// ``url(_:_:)`` as the URL's absolute string, without building a `URL` for a plain absolute http(s) reference.
+    func urlText(_ string: String?, _ node: FeedXMLNode) -> String? {
+        guard let string else { return nil }
+        return FeedURLResolver.resolveText(string, against: node.base)
+    }
+
     func int64(_ string: String?) -> Int64? {
         guard let string = FeedText.trimmed(string) else { return nil }
         return Int64(string)
@@ -87,9 +93,9 @@ struct FeedXMLMapper {
         return FeedPerson(name: text)
     }
 
-    /// Reserves the item's two category arrays for the children named `category` or `subject` (any namespace or case,
-    /// so at least as many as become categories) when there are several: appended one by one, two categories cost an
-    /// array allocation, a second one and a copy for each array.
+    /// Reserves the item's category array for the children named `category` or `subject` (any namespace or case, so
+    /// at least as many as become categories) when there are several: appended one by one, two categories cost an
+    /// array allocation, a second one and a copy.
     func reserveCategories(of node: FeedXMLNode, in item: inout FeedItem) {
         // Walked over the records directly: a node per child would retain and release the tree.
         let tree = node.tree
@@ -105,7 +111,6 @@ struct FeedXMLMapper {
             }
         }
         guard count > 1 else { return }
-        item.categories.reserveCapacity(count)
         item.categoryDetails.reserveCapacity(count)
     }
 
@@ -138,7 +143,6 @@ struct FeedXMLMapper {
                 }
             case "category":
                 if let term = FeedText.collapsed(child.text) {
-                    item.categories.append(term)
                     item.categoryDetails.append(FeedCategory(term: term, scheme: child.attribute("scheme"), label: child.attribute("label")))
                 }
             default:
