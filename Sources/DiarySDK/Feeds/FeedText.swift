@@ -27,6 +27,8 @@ enum FeedURLResolver {
     /// absolute `http`/`https` reference (see ``FeedURLText/isPlainAbsoluteHTTP(_:)``): the absolute string of such a
     /// reference is the reference itself, with or without a base.
     static func resolveText(_ raw: String, against base: URL?) -> String? {
+        // A plain reference holds no blank, so trimming would hand it back as it is.
+        if raw.utf8.count < 8_192, FeedURLText.isPlainAbsoluteHTTP(raw) { return raw }
         let string = FeedText.trim(raw)
         guard !string.isEmpty, string.utf8.count < 8_192 else { return nil }
         if FeedURLText.isPlainAbsoluteHTTP(string) { return string }
@@ -68,7 +70,10 @@ enum FeedURLText {
             i += 3
             // Host.
             let hostStart = i
-            while i < n, isHostByte(b[i]) { i += 1 }
+            // Letters, digits, `-` and `.`, as two 64-bit sets for the bytes below 0x40 and 0x40–0x7F.
+            let hostLow: UInt64 = 0x03FF_6000_0000_0000
+            let hostHigh: UInt64 = 0x07FF_FFFE_07FF_FFFE
+            while i < n, b[i] < 0x80, ((b[i] < 0x40 ? hostLow : hostHigh) >> UInt64(b[i] & 0x3F)) & 1 != 0 { i += 1 }
             guard i > hostStart, isAlphanumeric(b[hostStart]) else { return false }
             // Port.
             if i < n, b[i] == 0x3A {
@@ -81,8 +86,16 @@ enum FeedURLText {
             if i < n, b[i] != 0x2F, b[i] != 0x3F, b[i] != 0x23 { return false }
             var inPath = true
             var sawFragment = false
+            // The bytes that need no further look (`pchar` without `%`: letters, digits, `-._~!$&'()*+,;=:@`), as two
+            // 64-bit sets for the bytes below 0x40 and 0x40–0x7F.
+            let plainLow: UInt64 = 0x2FFF_7FD2_0000_0000
+            let plainHigh: UInt64 = 0x47FF_FFFE_87FF_FFFF
             while i < n {
                 let byte = b[i]
+                if byte < 0x80, ((byte < 0x40 ? plainLow : plainHigh) >> UInt64(byte & 0x3F)) & 1 != 0 {
+                    i += 1
+                    continue
+                }
                 switch byte {
                 case 0x25:  // "%"
                     guard i + 2 < n, isHex(b[i + 1]), isHex(b[i + 2]) else { return false }
@@ -104,7 +117,7 @@ enum FeedURLText {
                         }
                     }
                 default:
-                    guard isPathByte(byte) else { return false }
+                    return false
                 }
                 i += 1
             }
@@ -118,27 +131,8 @@ enum FeedURLText {
     }
 
     @inline(__always)
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        isAlphanumeric(byte) || byte == 0x2D || byte == 0x2E
-    }
-
-    @inline(__always)
     private static func isHex(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
-    }
-
-    /// RFC 3986 `pchar` without `%` (unreserved, sub-delims, `:` and `@`), plus `/` and `?`.
-    @inline(__always)
-    private static func isPathByte(_ byte: UInt8) -> Bool {
-        if isAlphanumeric(byte) { return true }
-        switch byte {
-        case 0x2D, 0x2E, 0x5F, 0x7E,  // - . _ ~
-             0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D,  // ! $ & ' ( ) * + , ; =
-             0x3A, 0x40, 0x2F, 0x3F:  // : @ / ?
-            return true
-        default:
-            return false
-        }
     }
 }
 
@@ -182,6 +176,11 @@ enum FeedText {
         return withBytes(string) { bytes -> Bool in
             var previousSpace = true
             for byte in bytes {
+                // Most bytes are above the space: one comparison for them.
+                if byte > 0x20 {
+                    previousSpace = false
+                    continue
+                }
                 switch byte {
                 case 0x20:
                     if previousSpace { return false }

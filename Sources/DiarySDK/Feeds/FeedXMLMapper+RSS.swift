@@ -64,16 +64,19 @@ extension FeedXMLMapper {
         for container in itemContainers where !containers.contains(where: { $0.index == container.index }) {
             containers.append(container)
         }
+        // Names are interned byte for byte, so an element is named exactly `item` when its name has the index of that
+        // name (compared as an integer instead of reading and comparing the string per child).
+        let itemName = Int32(root.tree.names.firstIndex(of: "item") ?? -1)
         var itemCount = 0
         for container in containers {
-            for child in container.elements where child.localName == "item" && Self.isCore(child) { itemCount += 1 }
+            for child in container.elements where child.nameIndex == itemName && Self.isCore(child) { itemCount += 1 }
         }
         // Mapped in place, each item created in its slot: a returned item would be copied into the array and destroyed,
         // and even `append(FeedItem())` copies the new item in.
         feed.items = Array(unsafeUninitializedCapacity: itemCount) { slots, initialized in
             guard let base = slots.baseAddress else { return }
             for container in containers {
-                for child in container.elements where child.localName == "item" && Self.isCore(child) {
+                for child in container.elements where child.nameIndex == itemName && Self.isCore(child) {
                     let slot = base + initialized
                     slot.initialize(to: FeedItem())
                     initialized += 1
@@ -233,7 +236,8 @@ extension FeedXMLMapper {
         if item.authors.isEmpty, let itunesAuthor { item.authors.append(itunesAuthor) }
         if let guidNode, let guid = FeedText.trimmed(Self.text(of: guidNode, sharing: linkText)) {
             item.id = guid
-            let permaLink = guidNode.attribute("isPermaLink").map { !FeedText.isASCIICaseInsensitive(FeedText.trim($0), "false") } ?? true
+            // `"true"` as written (almost every feed) compares as one small string, without trimming.
+            let permaLink = guidNode.attribute("isPermaLink").map { $0 == "true" || !FeedText.isASCIICaseInsensitive(FeedText.trim($0), "false") } ?? true
             item.guidIsPermaLink = permaLink
             if item.linkText == nil, permaLink, FeedText.contains(guid, "://") || guid.hasPrefix("/") {
                 item.linkText = urlText(guid, guidNode)
