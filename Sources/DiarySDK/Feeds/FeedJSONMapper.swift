@@ -118,6 +118,12 @@ struct FeedJSONMapper {
         return FeedURLResolver.resolve(string, against: documentURL)
     }
 
+    /// ``resolve(_:)`` as the URL's absolute string, without a `URL` for a plain absolute http(s) reference.
+    func resolveText(_ string: String?) -> String? {
+        guard let string else { return nil }
+        return FeedURLResolver.resolveText(string, against: documentURL)
+    }
+
     func people(_ object: Object) -> [FeedPerson] {
         var list = object.objects("authors")
         if list.isEmpty, let single = object.object("author") { list = [single] }
@@ -135,12 +141,12 @@ struct FeedJSONMapper {
     }
 
     mutating func mapItem(_ object: Object) -> FeedItem {
-        var item = FeedItem(id: FeedText.trimmed(object.string("id")), title: FeedText.collapsed(object.string("title")),
-                            link: resolve(object.string("url")))
-        if let link = item.link { item.links.append(FeedLink(href: link)) }
-        if let external = resolve(object.string("external_url")) {
-            item.links.append(FeedLink(href: external, rel: "related"))
-            if item.link == nil { item.link = external }
+        var item = FeedItem(id: FeedText.trimmed(object.string("id")), title: FeedText.collapsed(object.string("title")))
+        item.linkText = resolveText(object.string("url"))
+        if let link = item.linkText { item.links.append(FeedLink(hrefText: link)) }
+        if let external = resolveText(object.string("external_url")) {
+            item.links.append(FeedLink(hrefText: external, rel: "related"))
+            if item.linkText == nil { item.linkText = external }
         }
         item.summary = FeedText.trimmed(object.string("summary"))
         if let html = FeedText.trimmed(object.string("content_html")) {
@@ -153,8 +159,7 @@ struct FeedJSONMapper {
         item.published = date(object.string("date_published"))
         item.updated = date(object.string("date_modified"))
         item.authors = people(object)
-        item.categories = object.strings("tags").compactMap { FeedText.collapsed($0) }
-        item.categoryDetails = item.categories.map { FeedCategory(term: $0) }
+        item.categoryDetails = object.strings("tags").compactMap { FeedText.collapsed($0).map { FeedCategory(term: $0) } }
         for key in ["image", "banner_image"] {
             if let image = resolve(object.string(key)) { item.thumbnails.append(FeedMedia(url: image, medium: "image")) }
         }

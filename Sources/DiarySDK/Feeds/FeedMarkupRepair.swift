@@ -63,6 +63,32 @@ struct FeedMarkupRepair {
         return (output, diagnostics)
     }
 
+    /// Whether the prolog of `b` may hold a DOCTYPE: `false` only when the first element's start tag is reached over
+    /// a byte order mark, blanks, processing instructions (the XML declaration) and comments alone.
+    static func prologMayHoldDoctype(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = b.count
+        var i = n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3 : 0
+        while i < n {
+            let c = b[i]
+            if FeedXMLDeclaration.isBlank(c) {
+                i += 1
+                continue
+            }
+            guard c == UInt8(ascii: "<"), i + 1 < n else { return true }
+            switch b[i + 1] {
+            case UInt8(ascii: "?"):
+                guard let end = find(b, i + 2, "?>") else { return true }
+                i = end + 2
+            case UInt8(ascii: "!"):
+                guard starts(b, i, "<!--"), let end = find(b, i + 4, "-->") else { return true }
+                i = end + 3
+            default:
+                return false
+            }
+        }
+        return true
+    }
+
     /// The line number of input position `position` (positions only move forward).
     private mutating func line(at position: Int, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         if position > countedUpTo {

@@ -15,6 +15,10 @@ extension FeedParser {
     ///   - bytes: The document as UTF-8.
     ///   The bytes are released once XMLParser has read them, before mapping.
     func parseXML(_ bytes: consuming [UInt8], documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
+        if let run = bytes.withUnsafeBufferPointer({ runUnrepaired($0, documentURL: documentURL) }) {
+            bytes = []
+            return try mapXML(run, diagnostics: &diagnostics)
+        }
         var repaired = try FeedMarkupRepair.repair(bytes)
         bytes = []
         diagnostics += repaired.diagnostics
@@ -26,6 +30,7 @@ extension FeedParser {
     /// ``parseXML(_:documentURL:diagnostics:)`` on UTF-8 bytes the caller holds (a plain UTF-8 `Data`): XMLParser
     /// reads them in place unless the repair pass changes them.
     func parseXML(inPlace bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?, diagnostics: inout [FeedDiagnostic]) throws -> Feed {
+        if let run = runUnrepaired(bytes, documentURL: documentURL) { return try mapXML(run, diagnostics: &diagnostics) }
         var repaired = try FeedMarkupRepair.repair(in: bytes)
         diagnostics += repaired.diagnostics
         let run: XMLRun
@@ -36,6 +41,28 @@ extension FeedParser {
             run = runXML(bytes, documentURL: documentURL)
         }
         return try mapXML(run, diagnostics: &diagnostics)
+    }
+
+    /// XMLParser over the document as it is, when that gives what the repair pass and XMLParser would give; `nil`
+    /// when the document must go through the repair pass (the caller then parses it again from the start).
+    ///
+    /// On a well-formed document the repair pass changes only three things: it removes the DOCTYPE (expanding the
+    /// internal entities itself, within its budget), it maps numeric references to C1 controls (`&#146;`) to their
+    /// windows-1252 characters, and it separates processing instructions without data (which crash XMLParser on
+    /// Linux). Everything else it rewrites (HTML entities, bare `&`, forbidden control characters, a misplaced XML
+    /// declaration, an unterminated CDATA section) makes XMLParser report an error. So a document with no DOCTYPE
+    /// and no data-less instruction that XMLParser reads to the end without an error, and whose character data,
+    /// attribute values and namespace URIs hold no C1 control, is exactly what the repair pass would have handed
+    /// XMLParser. Anything else, and a run with an item limit (whose repair diagnostics cover the whole document),
+    /// takes the repair pass: such documents pay for the unrepaired run up to XMLParser's error as well.
+    private func runUnrepaired(_ bytes: UnsafeBufferPointer<UInt8>, documentURL: URL?) -> XMLRun? {
+        guard !alwaysRepairsFirst, configuration.maxItems == nil, !FeedMarkupRepair.prologMayHoldDoctype(bytes),
+              FeedMarkupRepair.separatingDatalessInstructions(bytes) == nil else { return nil }
+        let run = runXMLParser(bytes, documentURL: documentURL)
+        guard run.succeeded, run.parserError == nil, !run.builder.failed, !run.builder.exceededDepth,
+              !run.builder.exceededTextLimit, !run.builder.stoppedAtMaxItems,
+              let tree = run.tree, !tree.holdsC1Controls else { return nil }
+        return run
     }
 
     /// XMLParser over `bytes`: with an item limit, the document up to the limit's last item first.

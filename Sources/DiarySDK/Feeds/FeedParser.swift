@@ -35,6 +35,11 @@ public struct FeedParser: Sendable {
     /// The limits in effect.
     public let configuration: Configuration
 
+    /// Whether every XML document goes through the repair pass before XMLParser reads it. Off, a document that may
+    /// need no repair is parsed as it is first (``FeedParser/parseXML(inPlace:documentURL:diagnostics:)``); tests turn
+    /// it on to compare the two ways.
+    var alwaysRepairsFirst = false
+
     /// Creates a parser.
     /// - Parameters:
     ///   - configuration: Limits and options.

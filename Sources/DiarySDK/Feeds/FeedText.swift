@@ -23,8 +23,116 @@ enum FeedURLResolver {
         return nil
     }
 
+    /// ``resolve(_:against:)`` as the resolved URL's absolute string, without parsing a `URL` when `raw` is a plain
+    /// absolute `http`/`https` reference (see ``FeedURLText/isPlainAbsoluteHTTP(_:)``): the absolute string of such a
+    /// reference is the reference itself, with or without a base.
+    static func resolveText(_ raw: String, against base: URL?) -> String? {
+        // A plain reference holds no blank, so trimming would hand it back as it is.
+        if raw.utf8.count < 8_192, FeedURLText.isPlainAbsoluteHTTP(raw) { return raw }
+        let string = FeedText.trim(raw)
+        guard !string.isEmpty, string.utf8.count < 8_192 else { return nil }
+        if FeedURLText.isPlainAbsoluteHTTP(string) { return string }
+        return resolve(string, against: base)?.absoluteString
+    }
+
     private static func encoded(_ string: String) -> String? {
         string.addingPercentEncoding(withAllowedCharacters: allowed)
+    }
+}
+
+/// URLs the model keeps as their absolute strings (``FeedItem/link``, ``FeedLink/href``).
+enum FeedURLText {
+    /// What a stored string that `URL(string:)` refuses reads back as. Never used for what the parser stores (every
+    /// stored string is a `URL`'s `absoluteString` or passed ``isPlainAbsoluteHTTP(_:)``); it keeps the getters total.
+    private static let unparseable = URL(string: "about:blank")!
+
+    /// The `URL` of a stored absolute string.
+    static func url(_ text: String) -> URL {
+        URL(string: text) ?? unparseable
+    }
+
+    /// Whether `string` is an absolute `http` or `https` URI that `URL(string:)` accepts as it is and that resolving
+    /// against any base leaves unchanged: a lowercase scheme, `//`, a host of ASCII letters, digits, `-` and `.`
+    /// (starting with a letter or digit), an optional port of digits, then only RFC 3986 path, query and fragment
+    /// characters (`%` followed by two hex digits, at most one `#`), and no dot segment (`/./`, `/../`, or `/.` or `/..`
+    /// before the end of the path). Anything else returns `false` and goes through `URL`.
+    static func isPlainAbsoluteHTTP(_ string: String) -> Bool {
+        FeedText.withBytes(string) { b in
+            let n = b.count
+            var i: Int
+            if n > 7, b[0] == 0x68, b[1] == 0x74, b[2] == 0x74, b[3] == 0x70 {  // "http"
+                i = 4
+                if b[i] == 0x73 { i += 1 }  // "s"
+            } else {
+                return false
+            }
+            guard i + 3 <= n, b[i] == 0x3A, b[i + 1] == 0x2F, b[i + 2] == 0x2F else { return false }  // "://"
+            i += 3
+            // Host.
+            let hostStart = i
+            // Letters, digits, `-` and `.`, as two 64-bit sets for the bytes below 0x40 and 0x40–0x7F.
+            let hostLow: UInt64 = 0x03FF_6000_0000_0000
+            let hostHigh: UInt64 = 0x07FF_FFFE_07FF_FFFE
+            while i < n, b[i] < 0x80, ((b[i] < 0x40 ? hostLow : hostHigh) >> UInt64(b[i] & 0x3F)) & 1 != 0 { i += 1 }
+            guard i > hostStart, isAlphanumeric(b[hostStart]) else { return false }
+            // Port.
+            if i < n, b[i] == 0x3A {
+                i += 1
+                let portStart = i
+                while i < n, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+                guard i > portStart, i - portStart <= 5 else { return false }
+            }
+            // Path, query and fragment: the authority must end here.
+            if i < n, b[i] != 0x2F, b[i] != 0x3F, b[i] != 0x23 { return false }
+            var inPath = true
+            var sawFragment = false
+            // The bytes that need no further look (`pchar` without `%`: letters, digits, `-._~!$&'()*+,;=:@`), as two
+            // 64-bit sets for the bytes below 0x40 and 0x40–0x7F.
+            let plainLow: UInt64 = 0x2FFF_7FD2_0000_0000
+            let plainHigh: UInt64 = 0x47FF_FFFE_87FF_FFFF
+            while i < n {
+                let byte = b[i]
+                if byte < 0x80, ((byte < 0x40 ? plainLow : plainHigh) >> UInt64(byte & 0x3F)) & 1 != 0 {
+                    i += 1
+                    continue
+                }
+                switch byte {
+                case 0x25:  // "%"
+                    guard i + 2 < n, isHex(b[i + 1]), isHex(b[i + 2]) else { return false }
+                    i += 3
+                    continue
+                case 0x23:  // "#"
+                    if sawFragment { return false }
+                    sawFragment = true
+                    inPath = false
+                case 0x3F:  // "?"
+                    inPath = false
+                case 0x2F:  // "/": a dot segment may follow
+                    if inPath, i + 1 < n, b[i + 1] == 0x2E {
+                        let next = i + 2 < n ? b[i + 2] : 0x2F
+                        if next == 0x2F || next == 0x3F || next == 0x23 { return false }
+                        if next == 0x2E {
+                            let after = i + 3 < n ? b[i + 3] : 0x2F
+                            if after == 0x2F || after == 0x3F || after == 0x23 { return false }
+                        }
+                    }
+                default:
+                    return false
+                }
+                i += 1
+            }
+            return true
+        }
+    }
+
+    @inline(__always)
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+    }
+
+    @inline(__always)
+    private static func isHex(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x66)
     }
 }
 
@@ -68,6 +176,11 @@ enum FeedText {
         return withBytes(string) { bytes -> Bool in
             var previousSpace = true
             for byte in bytes {
+                // Most bytes are above the space: one comparison for them.
+                if byte > 0x20 {
+                    previousSpace = false
+                    continue
+                }
                 switch byte {
                 case 0x20:
                     if previousSpace { return false }

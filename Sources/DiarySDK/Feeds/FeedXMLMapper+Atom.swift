@@ -66,7 +66,6 @@ extension FeedXMLMapper {
                     if item.updated == nil { item.updated = date(child) }
                 case (.dc, "subject"):
                     if let term = FeedText.collapsed(child.text) {
-                        item.categories.append(term)
                         item.categoryDetails.append(FeedCategory(term: term))
                     }
                 case (.itunes, "duration"): item.itunesDuration = Self.duration(child.text)
@@ -85,7 +84,7 @@ extension FeedXMLMapper {
             case "link":
                 guard let link = atomLink(child) else { continue }
                 item.links.append(link)
-                if link.rel == "alternate", item.link == nil { item.link = link.href }
+                if link.rel == "alternate", item.linkText == nil { item.linkText = link.hrefText }
                 if link.rel == "enclosure" {
                     item.enclosures.append(FeedEnclosure(url: link.href, type: link.type, length: link.length))
                 }
@@ -108,7 +107,6 @@ extension FeedXMLMapper {
                 if let person = atomPerson(child) { item.authors.append(person) }
             case "category":
                 if let category = atomCategory(child) {
-                    item.categories.append(category.term)
                     item.categoryDetails.append(category)
                 }
             default:
@@ -116,8 +114,8 @@ extension FeedXMLMapper {
             }
         }
         media(in: node, into: &item)
-        if item.link == nil, item.links.allSatisfy({ $0.rel != "alternate" }) {
-            item.link = item.links.first(where: { $0.rel != "self" && $0.rel != "enclosure" && $0.rel != "replies" })?.href
+        if item.linkText == nil, item.links.allSatisfy({ $0.rel != "alternate" }) {
+            item.linkText = item.links.first(where: { $0.rel != "self" && $0.rel != "enclosure" && $0.rel != "replies" })?.hrefText
         }
     }
 
@@ -128,19 +126,19 @@ extension FeedXMLMapper {
     /// reference, which RFC 3986 (§5.2) resolves to the base URL (the element's `xml:base` or the document's URL).
     func atomLink(_ node: FeedXMLNode) -> FeedLink? {
         let attribute = node.attribute("href")
-        let href: URL
-        if let value = FeedText.trimmed(attribute), let resolved = url(value, node) {
+        let href: String
+        if let value = FeedText.trimmed(attribute), let resolved = urlText(value, node) {
             href = resolved
         } else if !node.hasElementChildren, let text = FeedText.trimmed(node.text),
-                  node.ns == .atom03 || !text.utf8.contains(where: FeedText.isASCIISpace), let resolved = url(text, node) {
+                  node.ns == .atom03 || !text.utf8.contains(where: FeedText.isASCIISpace), let resolved = urlText(text, node) {
             href = resolved
         } else if let attribute, FeedText.trimmed(attribute) == nil, let base = node.base {
-            href = base.absoluteURL
+            href = base.absoluteURL.absoluteString
         } else {
             return nil
         }
         let rel = FeedText.trimmed(node.attribute("rel")) ?? "alternate"
-        return FeedLink(href: href, rel: rel, type: FeedText.trimmed(node.attribute("type")),
+        return FeedLink(hrefText: href, rel: rel, type: FeedText.trimmed(node.attribute("type")),
                         title: FeedText.trimmed(node.attribute("title")), length: int64(node.attribute("length")))
     }
 

@@ -64,16 +64,19 @@ extension FeedXMLMapper {
         for container in itemContainers where !containers.contains(where: { $0.index == container.index }) {
             containers.append(container)
         }
+        // Names are interned byte for byte, so an element is named exactly `item` when its name has the index of that
+        // name (compared as an integer instead of reading and comparing the string per child).
+        let itemName = Int32(root.tree.names.firstIndex(of: "item") ?? -1)
         var itemCount = 0
         for container in containers {
-            for child in container.elements where child.localName == "item" && Self.isCore(child) { itemCount += 1 }
+            for child in container.elements where child.nameIndex == itemName && Self.isCore(child) { itemCount += 1 }
         }
         // Mapped in place, each item created in its slot: a returned item would be copied into the array and destroyed,
         // and even `append(FeedItem())` copies the new item in.
         feed.items = Array(unsafeUninitializedCapacity: itemCount) { slots, initialized in
             guard let base = slots.baseAddress else { return }
             for container in containers {
-                for child in container.elements where child.localName == "item" && Self.isCore(child) {
+                for child in container.elements where child.nameIndex == itemName && Self.isCore(child) {
                     let slot = base + initialized
                     slot.initialize(to: FeedItem())
                     initialized += 1
@@ -128,7 +131,7 @@ extension FeedXMLMapper {
         /// storage instead of allocating a copy.
         var linkText: (range: Range<Int>, string: String)?
         var itunesAuthor: FeedPerson?
-        var alternate: URL?
+        var alternate: String?
         var fallbackSummary: String?
         var fallbackTitle: String?
         reserveCategories(of: node, in: &item)
@@ -137,12 +140,12 @@ extension FeedXMLMapper {
             case (.none, .title), (.rss, .title), (.dc, .title):
                 if item.title == nil { item.title = FeedText.collapsed(FeedText.content(of: child)) }
             case (.none, .link), (.rss, .link):
-                if item.link == nil, case let text = child.text, let href = url(text, child) {
-                    item.link = href
+                if item.linkText == nil, case let text = child.text, let href = urlText(text, child) {
+                    item.linkText = href
                     linkText = (child.textRange, text)
                     // An array literal allocates the one element exactly; `append` to an empty array takes the
                     // growth path.
-                    if item.links.isEmpty { item.links = [FeedLink(href: href)] } else { item.links.append(FeedLink(href: href)) }
+                    if item.links.isEmpty { item.links = [FeedLink(hrefText: href)] } else { item.links.append(FeedLink(hrefText: href)) }
                 }
             case (.none, .description), (.rss, .description), (.dc, .description):
                 if item.summary == nil { item.summary = FeedText.trimmed(FeedText.content(of: child)) }
@@ -159,7 +162,6 @@ extension FeedXMLMapper {
                 var categories: [FeedCategory] = []
                 appendITunesCategories(child, into: &categories)
                 item.categoryDetails += categories
-                item.categories += categories.map(\.term)
             case (.content, .encoded):
                 if item.content == nil {
                     item.content = FeedText.trimmed(FeedText.content(of: child))
@@ -180,7 +182,6 @@ extension FeedXMLMapper {
                 var keywords: [FeedCategory] = []
                 appendKeywords(child, into: &keywords)
                 item.categoryDetails += keywords
-                item.categories += keywords.map(\.term)
             case (.none, .guid), (.rss, .guid):
                 guidNode = child
             case (.none, .pubdate), (.rss, .pubdate), (.dcterms, .issued), (.dcterms, .created), (.atom10, .published):
@@ -197,7 +198,6 @@ extension FeedXMLMapper {
                 itunesAuthor = person(fromRSS: child.text)
             case (.none, .category), (.rss, .category), (.dc, .subject):
                 if let term = FeedText.collapsed(child.text) {
-                    item.categories.append(term)
                     item.categoryDetails.append(FeedCategory(term: term, scheme: child.attribute("domain")))
                 }
             case (.none, .enclosure), (.rss, .enclosure):
@@ -213,7 +213,7 @@ extension FeedXMLMapper {
             case (.atom10, .link):
                 if let link = atomLink(child) {
                     item.links.append(link)
-                    if link.rel == "alternate", alternate == nil { alternate = link.href }
+                    if link.rel == "alternate", alternate == nil { alternate = link.hrefText }
                     if link.rel == "enclosure" {
                         item.enclosures.append(FeedEnclosure(url: link.href, type: link.type, length: link.length))
                     }
@@ -236,14 +236,15 @@ extension FeedXMLMapper {
         if item.authors.isEmpty, let itunesAuthor { item.authors.append(itunesAuthor) }
         if let guidNode, let guid = FeedText.trimmed(Self.text(of: guidNode, sharing: linkText)) {
             item.id = guid
-            let permaLink = guidNode.attribute("isPermaLink").map { !FeedText.isASCIICaseInsensitive(FeedText.trim($0), "false") } ?? true
+            // `"true"` as written (almost every feed) compares as one small string, without trimming.
+            let permaLink = guidNode.attribute("isPermaLink").map { $0 == "true" || !FeedText.isASCIICaseInsensitive(FeedText.trim($0), "false") } ?? true
             item.guidIsPermaLink = permaLink
-            if item.link == nil, permaLink, FeedText.contains(guid, "://") || guid.hasPrefix("/") {
-                item.link = url(guid, guidNode)
+            if item.linkText == nil, permaLink, FeedText.contains(guid, "://") || guid.hasPrefix("/") {
+                item.linkText = urlText(guid, guidNode)
             }
         } else if item.id == nil, let about = node.attribute("about", namespace: "http://www.w3.org/1999/02/22-rdf-syntax-ns#") {
             item.id = FeedText.trimmed(about)
         }
-        if item.link == nil { item.link = alternate }
+        if item.linkText == nil { item.linkText = alternate }
     }
 }

@@ -11,6 +11,8 @@ struct FeedXMLNode {
     }
 
     var localName: String { tree.names[Int(record.nameIndex)] }
+    /// The index of ``localName`` in the tree's interned names: equal indices mean byte-for-byte equal names.
+    var nameIndex: Int32 { record.nameIndex }
     /// What the RSS mapper matches the local name as (classified once per distinct name).
     var name: FeedXMLName { tree.nameKinds[Int(record.nameIndex)] }
     var qualifiedName: String {

@@ -119,6 +119,16 @@ final class FeedXMLTree {
         index + 1 < elements.count ? Int(elements[index + 1].declarationStart) : declarations.count
     }
 
+    /// Whether any character data, attribute value or namespace URI holds a C1 control (U+0080–U+009F): XMLParser
+    /// gives one for a `&#146;` that the repair pass would have mapped to its windows-1252 character.
+    var holdsC1Controls: Bool {
+        if text.withUnsafeBufferPointer({ FeedText.containsC1($0) }) { return true }
+        for attribute in attributes where FeedText.withBytes(attribute.value, FeedText.containsC1) { return true }
+        for declaration in declarations where FeedText.withBytes(declaration.uri, FeedText.containsC1) { return true }
+        for namespace in namespaces where FeedText.withBytes(namespace, FeedText.containsC1) { return true }
+        return false
+    }
+
     /// The root element, if the document had one.
     var root: FeedXMLNode? { elements.isEmpty ? nil : FeedXMLNode(tree: self, index: 0) }
 

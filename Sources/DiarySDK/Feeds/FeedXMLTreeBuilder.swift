@@ -105,11 +105,20 @@ extension FeedXMLTreeBuilder {
         var nameKinds: [FeedXMLName] = []
         /// Each name's UTF-8 length.
         var nameLengths: [Int32] = []
+        /// Whether each interned name is all ASCII.
+        var nameIsASCII: [Bool] = []
         /// Whether each name holds a colon (XMLParser then reported a qualified name as the local one).
         var nameHasColon: [Bool] = []
         /// An open-addressing table of indices into `names` (-1: empty), keyed by each name's FNV-1a hash; its size is a
         /// power of two at least twice the number of names.
         var nameSlots = [Int32](repeating: -1, count: 64)
+        /// The ASCII names interned last, by length and first byte (`recentSlot(_:)`): a document repeats a few names
+        /// in a fixed order, and an equal small string compares in two words, so most elements skip the hash.
+        var recentNames = [Int32](repeating: -1, count: 64)
+        /// For each name, the ASCII name of the element that started after it last time (-1: none yet), and the name of
+        /// the last element started: elements repeat in a fixed order, so the prediction usually holds.
+        var nextNames: [Int32] = []
+        var lastName: Int32 = -1
         var attributes: [FeedXMLTree.Attribute] = []
         var declarations: [(prefix: String, uri: String)] = []
         var namespaces: [String] = [""]
@@ -332,6 +341,31 @@ extension FeedXMLTreeBuilder {
         /// names, so an element costs one hash and, for the short names Foundation hands in as small strings, one
         /// two-word comparison; equality is always checked in full, so a collision costs a probe, never a wrong match.
         private mutating func intern(_ name: String) -> Int32 {
+            // Only ASCII names are cached: for them equal lengths and `==` mean equal bytes (see `isName`).
+            let byteCount = name.utf8.count
+            let previous = lastName
+            if previous >= 0 {
+                let predicted = nextNames[Int(previous)]
+                if predicted >= 0, nameLengths[Int(predicted)] == Int32(truncatingIfNeeded: byteCount), names[Int(predicted)] == name {
+                    lastName = predicted
+                    return predicted
+                }
+            }
+            let recent = (byteCount &* 8 &+ Int(name.utf8.first ?? 0)) & 63
+            let cached = recentNames[recent]
+            let index: Int32
+            if cached >= 0, nameLengths[Int(cached)] == Int32(truncatingIfNeeded: byteCount), names[Int(cached)] == name {
+                index = cached
+            } else {
+                index = internByHash(name)
+                if nameIsASCII[Int(index)] { recentNames[recent] = index }
+            }
+            if previous >= 0, nameIsASCII[Int(index)] { nextNames[Int(previous)] = index }
+            lastName = index
+            return index
+        }
+
+        private mutating func internByHash(_ name: String) -> Int32 {
             let (hash, count, ascii) = Self.nameHash(name)
             var mask = nameSlots.count - 1
             var slot = hash & mask
@@ -345,6 +379,8 @@ extension FeedXMLTreeBuilder {
             names.append(name)
             nameKinds.append(FeedXMLName(localName: name))
             nameLengths.append(count)
+            nameIsASCII.append(ascii)
+            nextNames.append(-1)
             nameHasColon.append(FeedText.colonOffset(name) != nil)
             nameSlots[slot] = index
             if names.count * 2 > nameSlots.count {
