@@ -164,10 +164,16 @@ actor OfflineSync {
 
     /// Counts the pending writes again after a local write, and asks for a sync.
     func queued() async {
+        guard userID != nil else { return }
+        await recount()
+        kick.yield()
+    }
+
+    /// Counts the pending writes again and publishes the state.
+    private func recount() async {
         guard let userID else { return }
         if let count = try? await pendingCount(userID) { state.pendingWrites = count }
         publish()
-        kick.yield()
     }
 
     // MARK: - Syncing
@@ -181,9 +187,11 @@ actor OfflineSync {
         if let error = await pass() { throw error }
     }
 
-    /// Sends the outbox up to and including `entry`, unless the server cannot be reached.
+    /// Sends the outbox up to and including `entry`, a local write just made, unless the server cannot be reached:
+    /// in place of ``queued()``, so the write's pass is the caller's own and no second one is asked for.
     /// - Returns: The server's refusal of that entry, if it refused it.
     func deliver(through entry: UUID) async -> DiaryError? {
+        await recount()
         await pass()
         return refusals.removeValue(forKey: entry)
     }
