@@ -162,8 +162,8 @@ struct OfflineContext: Sendable {
             id: UUID(), userID: userID, operation: operation, createdAt: backend.configuration.environment.clock.now(),
             payload: payload)
         let result = try await OutboxStorage.queue(pending, write)
-        await backend.sync.queued()
         guard backend.configuration.acknowledgement == .serverWhenReachable, await !backend.sync.isOffline else {
+            await backend.sync.queued()
             return result
         }
         if let refusal = await backend.sync.deliver(through: pending.id) { throw refusal }

@@ -188,10 +188,16 @@ actor OfflineSync {
 
     /// Counts the pending writes again after a local write, and asks for a sync.
     func queued() async {
+        guard userID != nil else { return }
+        await recount()
+        kick.yield()
+    }
+
+    /// Counts the pending writes again and publishes the state.
+    private func recount() async {
         guard let userID else { return }
         if let count = try? await pendingCount(userID) { state.pendingWrites = count }
         publish()
-        kick.yield()
     }
 
     // MARK: - Syncing
@@ -215,15 +221,17 @@ actor OfflineSync {
         return await pass()
     }
 
-    /// Sends the outbox up to and including `entry`, unless the server cannot be reached.
+    /// Sends the outbox up to and including `entry`, a local write just made, unless the server cannot be reached:
+    /// in place of ``queued()``, so the write's pass is the caller's own and no second one is asked for.
     /// - Returns: The server's refusal of that entry, if it refused it.
     func deliver(through entry: UUID) async -> DiaryError? {
+        await recount()
         await pass()
         refusalOrder.removeAll { $0 == entry }
         return refusals.removeValue(forKey: entry)
     }
 
-    /// Keeps a refusal for a caller of ``deliver(through:)`` (at most the latest 256).
+    /// Keeps a refusal for a caller of ``deliver(through:)`` (at most the latest 1,024).
     private func keepRefusal(_ error: DiaryError, of entry: UUID) {
         guard keepsRefusals else { return }
         refusals[entry] = error
