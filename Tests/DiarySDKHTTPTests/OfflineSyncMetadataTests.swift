@@ -63,9 +63,9 @@ struct OfflineSyncMetadataTests {
                 value: Self.diary(added, author: users[0], title: "Added", at: 100), fields: [.tags], pass: 8)
             metadata.conflicts[first] = [
                 SyncConflict(
-                    id: metadata.nextConflictID, kind: .overwritten, entryID: ids[4], fields: [.title],
-                    written: Self.diary(ids[4], author: users[0], title: "Mine", at: 4), server: nil, errorCode: nil,
-                    errorMessage: nil, detectedAt: Date(timeIntervalSince1970: 1_790_000_200))
+                    id: metadata.nextConflictID, kind: .overwritten, subject: .entry(ids[4]), fields: [.title],
+                    written: Self.diary(ids[4], author: users[0], title: "Mine", at: 4), server: nil, writtenComment: nil,
+                    errorCode: nil, errorMessage: nil, detectedAt: Date(timeIntervalSince1970: 1_790_000_200))
             ]
             metadata.nextConflictID += 1
         }
