@@ -258,17 +258,10 @@ struct OfflineDiaries: DiaryRepository {
         (try? Validation.text(text, field: "body", maximum: Validation.maximumBodyLength)) ?? text
     }
 
-    /// What the server keeps of a deleted entry in a book, so its place in the book stays: its id, author, day and
-    /// times, without its content.
+    /// What the server keeps of a deleted entry in a book (``Diary/clearAsDeletedInBook(at:)``).
     private static func trace(of diary: Diary, at date: Date) -> Diary {
         var trace = diary
-        trace.title = ""
-        trace.body = ""
-        trace.mood = nil
-        trace.tags = []
-        trace.images = []
-        trace.deletedAt = date
-        trace.updatedAt = date
+        trace.clearAsDeletedInBook(at: date)
         return trace
     }
 

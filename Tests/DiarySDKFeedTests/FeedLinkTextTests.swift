@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DiarySDK
+import DiarySDKConformance
 
 /// Links are kept as their absolute strings and become `URL`s on access: the strings must be what `URL` resolution
 /// gave, and the Codable format must be the one the stored `URL`s had.
@@ -15,18 +16,6 @@ struct FeedLinkTextTests {
         var length: Int64?
     }
 
-    /// Deterministic pseudo-random generator (SplitMix64), so a failure names a reproducible string.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("the plain absolute http(s) shortcut gives what resolving through URL gives, with and without a base")
     func shortcutEqualsURLResolution() throws {
         let prefixes = ["http://", "https://", "https://example.com", "http://a.b-c.d:8080", "https://h", "HTTP://", "http:/",
@@ -36,7 +25,7 @@ struct FeedLinkTextTests {
                       ":", "@", "~", "_", "-", "'", "(", ")", "*", "+", ",", ";", "=", "!", "$", " ", "[", "]", "\\", "\"", "<",
                       "é", "日本", "|", "^", "`", "{", "}", "\u{7F}", "\t", ".hidden", "..x", "/.well-known/", "?a=/./b", "#/../x"]
         let bases: [URL?] = [nil, URL(string: "https://example.org/dir/page.html?x=1")!, URL(string: "http://other.example:81/a/b/")!]
-        var generator = SplitMix(state: 15)
+        var generator = SeededRandomGenerator(seed: 15)
         var shortcuts = 0
         var checked = 0
         for _ in 0..<20_000 {

@@ -72,13 +72,7 @@ extension DiaryEngine: DiaryRepository {
             }
             try await self.deleteComments(on: .diary(id), in: transaction)
             let images = diary.images.map(\.id)
-            diary.title = ""
-            diary.body = ""
-            diary.mood = nil
-            diary.tags = []
-            diary.images = []
-            diary.deletedAt = now
-            diary.updatedAt = now
+            diary.clearAsDeletedInBook(at: now)
             try await transaction.put(.diary(diary))
             try await Self.removeUnreferencedAttachments(images, in: transaction)
             if var book = try await transaction.book(bookID) {
@@ -327,5 +321,19 @@ extension DiaryEngine: DiaryRepository {
                 member.userID, .newEntryInBook, actor: diary.authorID, bookID: bookID, diaryID: diary.id,
                 in: transaction)
         }
+    }
+}
+
+extension Diary {
+    /// Makes the entry the trace a deleted entry in a book leaves: its id, author, book, day and times stay, so its
+    /// place in the book does, and its content goes.
+    package mutating func clearAsDeletedInBook(at date: Date) {
+        title = ""
+        body = ""
+        mood = nil
+        tags = []
+        images = []
+        deletedAt = date
+        updatedAt = date
     }
 }
