@@ -113,10 +113,11 @@ struct OfflineContext: Sendable {
     ) async throws -> Result {
         let userID = try await userID()
         let key = UUID()
-        if await !backend.sync.isOffline, try await isSessionOf(userID) {
+        if await !backend.sync.isOffline {
             do {
                 if let error = await backend.sync.sendPending() { throw error }
-                // Sent directly only with the user's own session, and only once nothing of theirs waits before it.
+                // Sent directly only with the user's own session (the sync runs for them and the session store holds
+                // theirs), and only once nothing of theirs waits before it.
                 if try await isSessionOf(userID) {
                     return try await HTTPBackend.withIdempotencyKey(key.uuidString.lowercased(), call)
                 }

@@ -72,21 +72,10 @@ struct OfflineDiaries: DiaryRepository {
             }
         } remote: {
             try await remote(.editDiary, id, payload, { try await context.remote.diaries.edit(id, edit) }) { diary in
-                let body = try edit.body.map { try Validation.text($0, field: "body", maximum: Validation.maximumBodyLength) }
-                let title = try edit.title.map {
-                    try Validation.text($0, field: "title", maximum: Validation.maximumTitleLength, allowEmpty: true)
-                }
-                let tags = try edit.tags.map(Validation.tags)
-                let mood = try edit.mood.map(Validation.mood)
+                let edit = try edit.validated()
                 if let images = edit.images { try Validation.images(images) }
                 try DiaryEngine.checkVisibility(edit.visibility ?? diary.visibility, bookID: diary.bookID)
-                if let day = edit.day { diary.day = day }
-                if let title { diary.title = title }
-                if let body { diary.body = body }
-                if let mood { diary.mood = mood }
-                if let tags { diary.tags = tags }
-                if let images = edit.images { diary.images = images }
-                if let visibility = edit.visibility { diary.visibility = visibility }
+                diary.apply(edit)
             }
         }
     }
@@ -221,13 +210,7 @@ struct OfflineDiaries: DiaryRepository {
                 order.append(id)
             case .editDiary:
                 guard var diary = made[id], let edit = payload.edit?.diaryEdit else { continue }
-                if let day = edit.day { diary.day = day }
-                if let title = edit.title { diary.title = Self.title(title) }
-                if let body = edit.body { diary.body = Self.body(body) }
-                if let mood = edit.mood { diary.mood = (try? Validation.mood(mood)) ?? mood }
-                if let tags = edit.tags { diary.tags = (try? Validation.tags(tags)) ?? tags }
-                if let images = edit.images { diary.images = images }
-                if let visibility = edit.visibility { diary.visibility = visibility }
+                diary.apply((try? edit.validated()) ?? edit)
                 diary.updatedAt = entry.createdAt
                 made[id] = diary
             case .deleteDiary:

@@ -216,7 +216,8 @@ actor OfflineSync {
     /// - Returns: The error that stopped the pass, or the last pass's error while its retry waits; `nil` when
     ///   nothing is left to send.
     func sendPending() async -> DiaryError? {
-        guard let userID, (try? await pendingCount(userID)) ?? state.pendingWrites > 0 else { return nil }
+        // The count kept by every queued write and settle: no store read on a read's path.
+        guard userID != nil, state.pendingWrites > 0 else { return nil }
         if let waiting = backoffError { return waiting }
         return await pass()
     }

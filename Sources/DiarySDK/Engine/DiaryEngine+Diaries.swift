@@ -34,12 +34,7 @@ extension DiaryEngine: DiaryRepository {
 
     @_spi(Engine)
     public func edit(_ id: Diary.ID, _ edit: DiaryEdit) async throws -> Diary {
-        let body = try edit.body.map { try Validation.text($0, field: "body", maximum: Validation.maximumBodyLength) }
-        let title = try edit.title.map {
-            try Validation.text($0, field: "title", maximum: Validation.maximumTitleLength, allowEmpty: true)
-        }
-        let tags = try edit.tags.map(Validation.tags)
-        let mood = try edit.mood.map(Validation.mood)
+        let edit = try edit.validated()
         let now = self.now
         return try await write("diaries.edit", joining: id, edit) { transaction, actor in
             var diary = try await Self.ownDiary(id, actor: actor, in: transaction)
@@ -47,13 +42,7 @@ extension DiaryEngine: DiaryRepository {
             let visibility = edit.visibility ?? diary.visibility
             try Self.checkVisibility(visibility, bookID: diary.bookID)
             let oldImages = diary.images.map(\.id)
-            if let day = edit.day { diary.day = day }
-            if let title { diary.title = title }
-            if let body { diary.body = body }
-            if let mood { diary.mood = mood }
-            if let tags { diary.tags = tags }
-            if let images = edit.images { diary.images = images }
-            diary.visibility = visibility
+            diary.apply(edit)
             diary.updatedAt = now
             try await transaction.put(.diary(diary))
             try await Self.removeUnreferencedAttachments(oldImages, in: transaction)
@@ -324,7 +313,33 @@ extension DiaryEngine: DiaryRepository {
     }
 }
 
+extension DiaryEdit {
+    /// The edit with its text, tags and mood as the engine keeps them (trimmed, normalised), or the error that says
+    /// which field is wrong. Images and visibility are checked against the store and the entry.
+    package func validated() throws -> DiaryEdit {
+        var edit = self
+        edit.body = try body.map { try Validation.text($0, field: "body", maximum: Validation.maximumBodyLength) }
+        edit.title = try title.map {
+            try Validation.text($0, field: "title", maximum: Validation.maximumTitleLength, allowEmpty: true)
+        }
+        edit.tags = try tags.map(Validation.tags)
+        edit.mood = try mood.map(Validation.mood)
+        return edit
+    }
+}
+
 extension Diary {
+    /// Sets the fields `edit` sets.
+    package mutating func apply(_ edit: DiaryEdit) {
+        if let day = edit.day { self.day = day }
+        if let title = edit.title { self.title = title }
+        if let body = edit.body { self.body = body }
+        if let mood = edit.mood { self.mood = mood }
+        if let tags = edit.tags { self.tags = tags }
+        if let images = edit.images { self.images = images }
+        if let visibility = edit.visibility { self.visibility = visibility }
+    }
+
     /// Makes the entry the trace a deleted entry in a book leaves: its id, author, book, day and times stay, so its
     /// place in the book does, and its content goes.
     package mutating func clearAsDeletedInBook(at date: Date) {
