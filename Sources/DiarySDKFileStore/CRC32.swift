@@ -21,9 +21,11 @@ enum CRC32 {
     }()
 
     /// The checksum of some bytes.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    /// - Parameter previous: The checksum of the bytes before them, to checksum a run of bytes piece by piece
+    ///   (`checksum(b, continuing: checksum(a))` is the checksum of `a` followed by `b`).
+    static func checksum(_ bytes: UnsafeRawBufferPointer, continuing previous: UInt32 = 0) -> UInt32 {
         let t = tables
-        var crc: UInt32 = 0xFFFF_FFFF
+        var crc: UInt32 = previous ^ 0xFFFF_FFFF
         var index = 0
         let count = bytes.count
         t[0].withUnsafeBufferPointer { t0 in

@@ -68,22 +68,90 @@ extension FileDiaryStore {
         return Compaction(generation: next, database: state.database, sequence: state.sequence)
     }
 
+    /// When the last write began and ended (`DispatchTime` nanoseconds).
+    struct WriterActivity {
+        var startedAt: UInt64 = 0
+        var endedAt: UInt64 = 0
+    }
+
+    /// How a background compaction spreads the writing of its snapshot over the writes that land meanwhile.
+    ///
+    /// The snapshot is written by the time the journal has grown by half the compaction threshold since the
+    /// compaction began (its rows in proportion: half of them once the journal has grown by a quarter of the
+    /// threshold), so the next compaction, due one threshold on, never waits for this one. Ahead of that schedule, a
+    /// piece waits while writes land back to back, and goes as soon as the writers pause. So the pieces, and the
+    /// snapshot's one flush at the end, fall between writes instead of in front of them: the way PostgreSQL spreads
+    /// a checkpoint's writes over `checkpoint_completion_target` of the interval to the next one so that commits do
+    /// not queue behind them (https://www.postgresql.org/docs/15/wal-configuration.html).
+    struct SnapshotPacing {
+        /// The journal's length when the compaction began.
+        var startLength: Int
+        /// By how many journal bytes the snapshot is to be written: half the compaction threshold.
+        var budget: Int
+        /// When the compaction began (`DispatchTime` nanoseconds).
+        var start: UInt64
+
+        /// How long after a write the writers count as paused (5 ms).
+        static let pause: UInt64 = 5_000_000
+        /// The longest a write counts as running (1 s): a write that outlasts it no longer holds a compaction back.
+        static let longestWrite: UInt64 = 1_000_000_000
+        /// The longest a compaction paces itself (10 s), whatever the writes: a bound on how long it holds the
+        /// database value it writes.
+        static let longest: UInt64 = 10_000_000_000
+
+        /// Whether the next piece waits.
+        /// - Parameters:
+        ///   - journalLength: The journal's length now.
+        ///   - done: The snapshot's rows written so far, of `total`.
+        ///   - writers: When the last write began and ended.
+        ///   - isAwaited: Whether someone waits for the compaction (or the store is closing).
+        func holdsBack(
+            journalLength: Int, done: Int, of total: Int, writers: WriterActivity, isAwaited: Bool, now: UInt64
+        ) -> Bool {
+            guard !isAwaited, now &- start < Self.longest else { return false }
+            let grown = max(0, journalLength - startLength)
+            guard grown * max(total, 1) < budget * done else { return false }  // Due by the schedule.
+            let isWriting = writers.startedAt > writers.endedAt && now &- writers.startedAt < Self.longestWrite
+            return isWriting || now &- writers.endedAt < Self.pause
+        }
+    }
+
     /// Writes snapshot `n + 1` (temporary file, `fsync`, rename, `fsync` of the directory), then removes the older
     /// generations. Runs on the compaction queue, off the write path. When the snapshot cannot be written nothing is
     /// removed (the older snapshot and both journals still describe the store), the failure is recorded in
     /// ``FileStoreBackend/compactionStatus``, and the same snapshot is retried once the journal has grown by another
     /// threshold.
+    /// - Parameter paced: Whether the snapshot's pieces give way to writes landing back to back (a background
+    ///   compaction); ``compactNow()`` writes at full speed.
     /// - Returns: The failure, if the snapshot could not be written or the older generations removed.
-    func compact(_ compaction: Compaction) -> (any Error)? {
+    func compact(_ compaction: Compaction, paced: Bool = true) -> (any Error)? {
         var written: Int?
         var failure: (any Error)?
         do {
-            let data = try SnapshotFormat.encode(
-                compaction.database.allRecords, generation: compaction.generation, sequence: compaction.sequence)
-            try io.writeAtomically(
-                data, to: directory + "/" + StoreFiles.snapshotName(compaction.generation),
-                flushingEvery: Self.snapshotChunk)
-            written = data.count
+            let pacing = state.withLock { state in
+                SnapshotPacing(
+                    startLength: state.journal.length, budget: compactionThreshold(state) / 2,
+                    start: DispatchTime.now().uptimeNanoseconds)
+            }
+            var encoder = try SnapshotFormat.Encoder(
+                records: compaction.database.allRecords, generation: compaction.generation,
+                sequence: compaction.sequence)
+            let rowCount = compaction.database.rowCount
+            try io.writeAtomically(to: directory + "/" + StoreFiles.snapshotName(compaction.generation)) { file in
+                // Encoded and written a piece at a time, each written back before the next is encoded; a background
+                // compaction waits before each piece while writes land back to back (see `waitForTurn`).
+                while true {
+                    if paced, encoder.bodyLength > 0 {
+                        waitForTurn(done: encoder.rowsEncoded, of: rowCount, pacing: pacing)
+                    }
+                    let offset = encoder.headerLength + encoder.bodyLength
+                    guard let piece = try encoder.nextPiece(minimumSize: Self.snapshotChunk) else { break }
+                    try file.write(piece, at: offset)
+                    try file.writeBack(offset..<(offset + piece.count))
+                }
+                try file.write(try encoder.headerLine(), at: 0)
+            }
+            written = encoder.headerLength + encoder.bodyLength
             let names = try io.listDirectory(directory)
             try Self.removeGenerations(below: compaction.generation, in: directory, names: names, io: io)
         } catch {
@@ -91,6 +159,7 @@ extension FileDiaryStore {
         }
         state.withLock { state in
             state.isCompacting = false
+            state.isCompactionAwaited = false
             if let written {
                 state.snapshotBytes = written
                 state.pendingCompaction = nil
@@ -117,16 +186,36 @@ extension FileDiaryStore {
             ?? DiaryError(.unavailable, "the store at \(directory) could not be compacted", underlying: error)
     }
 
-    /// The size of the pieces a snapshot is written and flushed in (256 KiB).
+    /// The size of the pieces a snapshot is written in (64 KiB).
     ///
     /// A flush waits for the device to make durable what was written before it, whatever the file: written in one
-    /// piece and flushed at the end, a snapshot (about 600 KB at 1,000 entries, 60 MB at 100,000) lands all at once
-    /// in front of the flush of the next journal append, which then waits for all of it. In pieces, a write during
-    /// a compaction waits for one piece at most.
-    static let snapshotChunk = 256 * 1024
+    /// piece, a snapshot (about 600 KB at 1,000 entries, 60 MB at 100,000) lands all at once in front of the flush of
+    /// the next journal append, which then waits for all of it. Each piece is written back to the device before the
+    /// next (``FileIO/writeBack(_:range:path:)``), without a flush of its own: a journal append's flush meanwhile
+    /// makes one piece durable along with its record, and the snapshot's one flush before its rename finds the rest
+    /// already on the device.
+    static let snapshotChunk = 64 * 1024
+
+    /// Waits, before the next piece of a background compaction's snapshot (`done` of its `total` rows written),
+    /// while ``SnapshotPacing/holdsBack(journalLength:done:of:writers:isAwaited:now:)`` says so, checking every
+    /// half millisecond. Runs on the compaction queue.
+    func waitForTurn(done: Int, of total: Int, pacing: SnapshotPacing) {
+        while true {
+            let (journalLength, writers, isAwaited) = state.withLock { state in
+                (state.journal.length, state.writerActivity, state.isClosed || state.isCompactionAwaited)
+            }
+            guard
+                pacing.holdsBack(
+                    journalLength: journalLength, done: done, of: total, writers: writers, isAwaited: isAwaited,
+                    now: DispatchTime.now().uptimeNanoseconds)
+            else { return }
+            usleep(500)
+        }
+    }
 
     /// Waits for a background compaction in progress, if any.
     func waitForCompaction() async throws {
+        state.withLock { state in if state.isCompacting { state.isCompactionAwaited = true } }
         _ = try await run(on: compactionQueue) {}
     }
 
@@ -152,7 +241,7 @@ extension FileDiaryStore {
                 try await waitForCompaction()
                 continue
             }
-            let failure = try await run(on: compactionQueue) { self.compact(compaction) }
+            let failure = try await run(on: compactionQueue) { self.compact(compaction, paced: false) }
             if let failure {
                 throw (failure as? FileIOError)?.diaryError
                     ?? DiaryError(.unavailable, "the store at \(directory) could not be compacted", underlying: failure)

@@ -46,6 +46,10 @@ final class FileDiaryStore: DiaryStorage {
             return encoder
         }()
         var isCompacting = false
+        /// Set while someone waits for the running compaction (``waitForCompaction()``): it stops pacing itself.
+        var isCompactionAwaited = false
+        /// When the last write began and ended, for pacing a compaction (``FileDiaryStore/SnapshotPacing``).
+        var writerActivity = WriterActivity()
         var pendingCompaction: PendingCompaction?
         var compactionStatus = FileStoreCompactionStatus()
         var isClosed = false
@@ -160,7 +164,12 @@ final class FileDiaryStore: DiaryStorage {
         let (base, journal, encoder, sequence) = try state.withLock { state in
             guard !state.isClosed else { throw closedError }
             if let failure = state.failure { throw failure }
+            state.writerActivity.startedAt = DispatchTime.now().uptimeNanoseconds
             return (state.database, state.journal, state.encoder, state.sequence + 1)
+        }
+        var published = false
+        defer {
+            if !published { state.withLock { $0.writerActivity.endedAt = DispatchTime.now().uptimeNanoseconds } }
         }
         let transaction = LocalTransaction(database: base)
         let result = try await body(transaction)
@@ -178,9 +187,11 @@ final class FileDiaryStore: DiaryStorage {
         let compaction = state.withLock { state -> Compaction? in
             state.database = outcome.database
             state.sequence = sequence
+            state.writerActivity.endedAt = DispatchTime.now().uptimeNanoseconds
             state.textIndexBacklog?.append(contentsOf: outcome.mutations)
             return startCompactionIfDue(&state)
         }
+        published = true
         changeLog.append(outcome.mutations)
         // Enqueued before ``writers`` is released, so whoever then waits on the compaction queue (``compactNow()``,
         // ``close()``, both of which queue on ``writers`` first) finds the compaction already queued.

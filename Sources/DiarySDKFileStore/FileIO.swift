@@ -10,6 +10,11 @@ protocol FileIO: Sendable {
     func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String) throws
     /// Flushes a file's data and metadata to the device.
     func sync(_ descriptor: Int32, path: String) throws
+    /// Writes a range of a file out to the device and waits until it is written, without flushing the device's
+    /// volatile cache: the bytes are then made durable by the next flush of any file on that device, and a flush
+    /// meanwhile waits for them alone, not for everything written before. Not a durability point (``sync(_:path:)``
+    /// still follows).
+    func writeBack(_ descriptor: Int32, range: Range<Int>, path: String) throws
     /// Cuts a file to a length.
     func truncate(_ descriptor: Int32, to length: Int, path: String) throws
     /// The size of an open file.
@@ -50,25 +55,19 @@ struct FileIOError: Error, Sendable, CustomStringConvertible {
 
 extension FileIO {
     /// Writes a whole file durably: a temporary file, `fsync`, rename over the target, `fsync` of the directory.
-    /// - Parameter chunk: When set, the data goes out in pieces of this many bytes, each flushed before the next is
-    ///   written, so that another file's flush meanwhile (a journal append's) waits for one piece at most, not for
-    ///   the whole file (see ``FileDiaryStore/snapshotChunk``).
-    func writeAtomically(_ data: Data, to path: String, flushingEvery chunk: Int? = nil) throws {
+    func writeAtomically(_ data: Data, to path: String) throws {
+        try writeAtomically(to: path) { file in try file.write(data, at: 0) }
+    }
+
+    /// Writes a file durably from what `fill` writes into it: a temporary file, filled, `fsync`ed, renamed over the
+    /// target, then an `fsync` of the directory. When `fill` throws the temporary file is removed and the target
+    /// left as it was.
+    func writeAtomically(to path: String, _ fill: (TemporaryFile) throws -> Void) throws {
         let temporary = path + ".tmp"
         let descriptor = try openFile(temporary, create: true)
         do {
             try truncate(descriptor, to: 0, path: temporary)
-            try data.withUnsafeBytes { bytes in
-                let step = max(1, chunk ?? bytes.count)
-                var offset = 0
-                repeat {
-                    let end = min(bytes.count, offset + step)
-                    let piece = UnsafeRawBufferPointer(rebasing: bytes[offset..<end])
-                    try write(descriptor, piece, at: offset, path: temporary)
-                    offset = end
-                    if offset < bytes.count { try sync(descriptor, path: temporary) }
-                } while offset < bytes.count
-            }
+            try fill(TemporaryFile(io: self, descriptor: descriptor, path: temporary))
             try sync(descriptor, path: temporary)
             close(descriptor)
         } catch {
@@ -83,5 +82,22 @@ extension FileIO {
             throw error
         }
         try syncDirectory((path as NSString).deletingLastPathComponent)
+    }
+}
+
+/// The temporary file ``FileIO/writeAtomically(to:_:)`` fills.
+struct TemporaryFile {
+    let io: any FileIO
+    let descriptor: Int32
+    let path: String
+
+    /// Writes bytes at an offset.
+    func write(_ data: Data, at offset: Int) throws {
+        try data.withUnsafeBytes { try io.write(descriptor, $0, at: offset, path: path) }
+    }
+
+    /// Writes a range out to the device without flushing its cache (``FileIO/writeBack(_:range:path:)``).
+    func writeBack(_ range: Range<Int>) throws {
+        try io.writeBack(descriptor, range: range, path: path)
     }
 }

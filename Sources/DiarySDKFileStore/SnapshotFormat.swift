@@ -47,59 +47,150 @@ enum SnapshotFormat {
     /// every journal record up to `sequence` (`nil` when that is not known: the store was written before schema 3
     /// and had no record yet that said).
     static func encode(_ records: [StoreRecord], generation: Int, sequence: UInt64?) throws -> Data {
-        let encoder = JSONEncoder.persisted()
-        var body = Data("[".utf8)
-        body.reserveCapacity(records.count * 512)
-        var framing = Data("[".utf8)
-        var ranges: [(kind: String, start: Int, length: Int, count: Int)] = []
-        var index = 0
-        while index < records.count {
-            let kind = records[index].kind
-            var end = index
-            while end < records.count, end - index < sectionSize, records[end].kind == kind { end += 1 }
-            let opening = Data(((ranges.isEmpty ? "\n" : ",\n") + #"{"kind":"\#(kind.rawValue)","records":"#).utf8)
-            body.append(opening)
-            framing.append(opening)
-            let start = body.count
-            body.append(contentsOf: [0x5B, 0x0A])
-            for position in index..<end {
-                if position > index { body.append(contentsOf: [0x2C, 0x0A]) }
-                body.append(try records[position].encodeRow(with: encoder))
-            }
-            body.append(contentsOf: [0x0A, 0x5D])
-            ranges.append((kind.rawValue, start, body.count - start, end - index))
-            body.append(0x7D)
-            framing.append(0x7D)
-            index = end
+        var encoder = try Encoder(records: records, generation: generation, sequence: sequence)
+        var body = Data()
+        while let piece = try encoder.nextPiece(minimumSize: .max) { body.append(piece) }
+        var file = try encoder.headerLine()
+        file.append(body)
+        return file
+    }
+
+    /// Encodes a snapshot a piece at a time, so that a compaction can write it out as it goes (and pace itself)
+    /// instead of holding the whole file in memory: the body's pieces in order (``nextPiece(minimumSize:)``), each
+    /// to be written at ``headerLength`` plus the body bytes before it, then ``headerLine()``, at offset 0.
+    ///
+    /// The header lists every section's byte range and checksum, which are known only once the body is written, so
+    /// its line is reserved up front at the longest it can be (every offset and length as wide as `Int.max`), and
+    /// padded with spaces, which are JSON whitespace, to that length at the end.
+    struct Encoder {
+        private struct Section {
+            var kind: RecordKind
+            var rows: Range<Int>
         }
-        body.append(contentsOf: Array("\n]\n".utf8))
-        framing.append(contentsOf: Array("\n]\n".utf8))
-        // The header's own length shifts every offset: encode it with offsets relative to the body to learn its
-        // size, then again with absolute offsets until the size no longer grows.
-        func header(shift: Int) -> Header {
-            let sections = ranges.map { range in
-                body.withUnsafeBytes { bytes in
+
+        private let records: [StoreRecord]
+        private let generation: Int
+        private let sequence: UInt64?
+        private let rowEncoder = JSONEncoder.persisted()
+        private let sections: [Section]
+        /// The length of the header line, its newline included: where the body starts.
+        let headerLength: Int
+        /// The body's bytes produced so far.
+        private(set) var bodyLength = 0
+        /// The rows encoded so far.
+        private(set) var rowsEncoded = 0
+        private var framingCRC: UInt32 = 0
+        private var ranges: [Header.Section] = []
+        private var nextSection = 0
+        /// Whether the opening of section `nextSection` has been written.
+        private var isSectionOpen = false
+        private var isFinished = false
+
+        init(records: [StoreRecord], generation: Int, sequence: UInt64?) throws {
+            self.records = records
+            self.generation = generation
+            self.sequence = sequence
+            var sections: [Section] = []
+            var index = 0
+            while index < records.count {
+                let kind = records[index].kind
+                var end = index
+                while end < records.count, end - index < sectionSize, records[end].kind == kind { end += 1 }
+                sections.append(Section(kind: kind, rows: index..<end))
+                index = end
+            }
+            self.sections = sections
+            let widest = Self.header(
+                generation: generation, recordCount: records.count, sequence: sequence.map { _ in .max },
+                bodyLength: .max, framingCRC32: 0,
+                sections: sections.map {
                     Header.Section(
-                        kind: range.kind, offset: shift + range.start, length: range.length, count: range.count,
-                        crc32: hex(CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[range.start..<(range.start + range.length)]))))
+                        kind: $0.kind.rawValue, offset: .max, length: .max, count: $0.rows.count, crc32: hex(0))
+                })
+            headerLength = try rowEncoder.encode(widest).count + 1
+        }
+
+        /// The next piece of the body: whole rows, at least one, and at least `minimumSize` bytes unless the body
+        /// ends first.
+        /// - Returns: `nil` once the whole body has been returned.
+        mutating func nextPiece(minimumSize: Int) throws -> Data? {
+            guard !isFinished else { return nil }
+            var piece = Data()
+            piece.reserveCapacity(minimumSize == .max ? records.count * 512 + 64 : minimumSize + 4096)
+            if bodyLength == 0 { emit([0x5B], to: &piece, framing: true) }
+            let rowsBefore = rowsEncoded
+            // At least one row per piece, so that every piece moves the snapshot on.
+            while piece.count < minimumSize || rowsEncoded == rowsBefore, nextSection < sections.count {
+                let section = sections[nextSection]
+                if !isSectionOpen {
+                    isSectionOpen = true
+                    let opening = (nextSection == 0 ? "\n" : ",\n") + #"{"kind":"\#(section.kind.rawValue)","records":"#
+                    emit(Array(opening.utf8), to: &piece, framing: true)
+                    ranges.append(
+                        Header.Section(
+                            kind: section.kind.rawValue, offset: headerLength + bodyLength + piece.count, length: 0,
+                            count: section.rows.count, crc32: ""))
+                    crc = 0
+                    emit([0x5B, 0x0A], to: &piece, section: true)
+                }
+                while piece.count < minimumSize || rowsEncoded == rowsBefore, rowsEncoded < section.rows.upperBound {
+                    if rowsEncoded > section.rows.lowerBound { emit([0x2C, 0x0A], to: &piece, section: true) }
+                    emit(try records[rowsEncoded].encodeRow(with: rowEncoder), to: &piece, section: true)
+                    rowsEncoded += 1
+                }
+                if rowsEncoded == section.rows.upperBound {
+                    emit([0x0A, 0x5D], to: &piece, section: true)
+                    let last = ranges.count - 1
+                    ranges[last].length = headerLength + bodyLength + piece.count - ranges[last].offset
+                    ranges[last].crc32 = hex(crc)
+                    emit([0x7D], to: &piece, framing: true)
+                    nextSection += 1
+                    isSectionOpen = false
                 }
             }
-            return Header(
+            if nextSection == sections.count {
+                emit(Array("\n]\n".utf8), to: &piece, framing: true)
+                isFinished = true
+            }
+            bodyLength += piece.count
+            return piece
+        }
+
+        /// The checksum of the section being written.
+        private var crc: UInt32 = 0
+
+        private mutating func emit<Bytes: ContiguousBytes & Collection<UInt8>>(
+            _ bytes: Bytes, to piece: inout Data, framing isFraming: Bool = false, section: Bool = false
+        ) {
+            piece.append(contentsOf: bytes)
+            bytes.withUnsafeBytes { raw in
+                if isFraming { framingCRC = CRC32.checksum(raw, continuing: framingCRC) }
+                if section { crc = CRC32.checksum(raw, continuing: crc) }
+            }
+        }
+
+        /// The header line, padded to ``headerLength``: once every piece has been returned.
+        func headerLine() throws -> Data {
+            precondition(isFinished, "the header is known once the whole body has been encoded")
+            var line = try rowEncoder.encode(
+                Self.header(
+                    generation: generation, recordCount: records.count, sequence: sequence, bodyLength: bodyLength,
+                    framingCRC32: framingCRC, sections: ranges))
+            // Numbers only ever narrow from the widest header: pad with spaces (JSON whitespace).
+            line.append(contentsOf: [UInt8](repeating: 0x20, count: headerLength - 1 - line.count))
+            line.append(0x0A)
+            return line
+        }
+
+        private static func header(
+            generation: Int, recordCount: Int, sequence: UInt64?, bodyLength: Int, framingCRC32: UInt32,
+            sections: [Header.Section]
+        ) -> Header {
+            Header(
                 format: formatName, schemaVersion: FileStoreSchema.currentVersion, generation: generation,
-                recordCount: records.count, layout: PersistedLayout.current.rawValue, sequence: sequence, bodyLength: body.count, framingCRC32: hex(CRC32.checksum(of: framing)),
-                sections: sections)
+                recordCount: recordCount, layout: PersistedLayout.current.rawValue, sequence: sequence,
+                bodyLength: bodyLength, framingCRC32: SnapshotFormat.hex(framingCRC32), sections: sections)
         }
-        var shift = try encoder.encode(header(shift: 0)).count + 1
-        var line = try encoder.encode(header(shift: shift))
-        while line.count + 1 > shift {
-            shift = line.count + 1
-            line = try encoder.encode(header(shift: shift))
-        }
-        // Offsets only ever grow the header, so it now fits; spaces (valid JSON whitespace) fill any gap.
-        line.append(contentsOf: [UInt8](repeating: 0x20, count: shift - 1 - line.count))
-        line.append(0x0A)
-        line.append(body)
-        return line
     }
 
     /// Checks and decodes a snapshot file.

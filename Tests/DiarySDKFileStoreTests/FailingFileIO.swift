@@ -57,6 +57,11 @@ final class FailingFileIO: FileIO, @unchecked Sendable {
         failure.withLock { synced.append(path) }
     }
 
+    func writeBack(_ descriptor: Int32, range: Range<Int>, path: String) throws {
+        try check(.sync, path, "write back")
+        try real.writeBack(descriptor, range: range, path: path)
+    }
+
     func truncate(_ descriptor: Int32, to length: Int, path: String) throws {
         try real.truncate(descriptor, to: length, path: path)
     }

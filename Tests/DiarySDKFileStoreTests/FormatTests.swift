@@ -109,6 +109,52 @@ struct FormatTests {
         }
     }
 
+    /// A compaction writes its snapshot as it encodes it: the pieces, whatever their size, laid out after the header
+    /// reserved up front, are the same file as the snapshot encoded whole, and each piece holds whole rows.
+    @Test func aSnapshotEncodedInPiecesIsTheSnapshotEncodedWhole() throws {
+        let user = User(
+            id: User.ID(UUID()), nickname: "alice", createdAt: Date(timeIntervalSince1970: 1_767_225_600))
+        let entries = (0..<(SnapshotFormat.sectionSize + 10)).map { index in
+            StoreRecord.diary(
+                Diary(
+                    id: Diary.ID(UUID()), authorID: user.id, day: LocalDate(year: 2026, month: 1, day: 1)!,
+                    title: "\(index)", body: String(repeating: "b", count: index % 700), createdAt: user.createdAt,
+                    updatedAt: user.createdAt))
+        }
+        let records = [StoreRecord.user(user)] + entries
+        let whole = try SnapshotFormat.encode(records, generation: 3, sequence: UInt64.max - 1)
+        #expect(try SnapshotFormat.decode(whole, file: "snapshot-3.json") == records)
+
+        for minimumSize in [1, 1_000, 64 * 1024] {
+            var encoder = try SnapshotFormat.Encoder(records: records, generation: 3, sequence: UInt64.max - 1)
+            var file = Data(count: encoder.headerLength)
+            var pieces = 0
+            var rowsBefore = 0
+            while let piece = try encoder.nextPiece(minimumSize: minimumSize) {
+                #expect(encoder.rowsEncoded > rowsBefore || encoder.rowsEncoded == records.count)
+                rowsBefore = encoder.rowsEncoded
+                #expect(file.count == encoder.headerLength + encoder.bodyLength - piece.count)
+                file.append(piece)
+                pieces += 1
+            }
+            #expect(try encoder.nextPiece(minimumSize: minimumSize) == nil)
+            #expect(encoder.rowsEncoded == records.count)
+            file.replaceSubrange(0..<encoder.headerLength, with: try encoder.headerLine())
+            #expect(file == whole, "pieces of at least \(minimumSize) bytes")
+            #expect(pieces >= (minimumSize == 1 ? records.count : whole.count / (minimumSize + 4096)))
+        }
+    }
+
+    /// A checksum taken piece by piece is the checksum of the whole.
+    @Test func aChecksumContinuedPieceByPieceIsTheChecksumOfTheWhole() {
+        let bytes = Data((0..<10_000).map { UInt8(($0 * 7) % 256) })
+        var crc: UInt32 = 0
+        for start in stride(from: 0, to: bytes.count, by: 333) {
+            crc = bytes[start..<min(bytes.count, start + 333)].withUnsafeBytes { CRC32.checksum($0, continuing: crc) }
+        }
+        #expect(crc == CRC32.checksum(of: bytes))
+    }
+
     /// A `Set` iterates in an order that depends on the process's hash seed and the set's history, so settings must be
     /// encoded sorted for a snapshot to be a function of its rows.
     @Test func aSnapshotIsAFunctionOfItsRowsWhateverTheSetsHistory() throws {
