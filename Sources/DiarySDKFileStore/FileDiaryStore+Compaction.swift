@@ -64,6 +64,7 @@ extension FileDiaryStore {
         }
         io.close(state.journal.descriptor)
         state.journal = Journal(generation: next, path: path, descriptor: descriptor, length: record.count, allocated: size)
+        state.journalLength = record.count
         state.isCompacting = true
         return Compaction(generation: next, database: state.database, sequence: state.sequence)
     }
@@ -111,8 +112,13 @@ extension FileDiaryStore {
             guard !isAwaited, now &- start < Self.longest else { return false }
             let grown = max(0, journalLength - startLength)
             guard grown * max(total, 1) < budget * done else { return false }  // Due by the schedule.
-            let isWriting = writers.startedAt > writers.endedAt && now &- writers.startedAt < Self.longestWrite
-            return isWriting || now &- writers.endedAt < Self.pause
+            return Self.areBusy(writers, now: now)
+        }
+
+        /// Whether a write is running (for at most ``longestWrite``) or one ended less than ``pause`` ago.
+        static func areBusy(_ writers: WriterActivity, now: UInt64) -> Bool {
+            let isWriting = writers.startedAt > writers.endedAt && now &- writers.startedAt < longestWrite
+            return isWriting || now &- writers.endedAt < pause
         }
     }
 
@@ -130,7 +136,7 @@ extension FileDiaryStore {
         do {
             let pacing = state.withLock { state in
                 SnapshotPacing(
-                    startLength: state.journal.length, budget: compactionThreshold(state) / 2,
+                    startLength: state.journalLength, budget: compactionThreshold(state) / 2,
                     start: DispatchTime.now().uptimeNanoseconds)
             }
             var encoder = try SnapshotFormat.Encoder(
@@ -140,14 +146,33 @@ extension FileDiaryStore {
             try io.writeAtomically(to: directory + "/" + StoreFiles.snapshotName(compaction.generation)) { file in
                 // Encoded and written a piece at a time, each written back before the next is encoded; a background
                 // compaction waits before each piece while writes land back to back (see `waitForTurn`).
+                var unflushed = 0
+                var lastWriteBack: UInt64 = 0
                 while true {
                     if paced, encoder.bodyLength > 0 {
                         waitForTurn(done: encoder.rowsEncoded, of: rowCount, pacing: pacing)
+                    }
+                    if unflushed > 0 {
+                        // Pieces written back wait in the device's cache for the next flush. A journal append that
+                        // began after the last of them flushed them with its record; while the writers pause, no one
+                        // flushes, so the compaction does, every `snapshotFlushBytes`: the first append after the
+                        // pause then never carries more than that.
+                        let writers = state.withLock { $0.writerActivity }
+                        if writers.startedAt >= lastWriteBack && writers.endedAt >= writers.startedAt {
+                            unflushed = 0
+                        } else if unflushed >= Self.snapshotFlushBytes
+                            && !SnapshotPacing.areBusy(writers, now: DispatchTime.now().uptimeNanoseconds)
+                        {
+                            try file.sync()
+                            unflushed = 0
+                        }
                     }
                     let offset = encoder.headerLength + encoder.bodyLength
                     guard let piece = try encoder.nextPiece(minimumSize: Self.snapshotChunk) else { break }
                     try file.write(piece, at: offset)
                     try file.writeBack(offset..<(offset + piece.count))
+                    lastWriteBack = DispatchTime.now().uptimeNanoseconds
+                    unflushed += piece.count
                 }
                 try file.write(try encoder.headerLine(), at: 0)
             }
@@ -159,7 +184,6 @@ extension FileDiaryStore {
         }
         state.withLock { state in
             state.isCompacting = false
-            state.isCompactionAwaited = false
             if let written {
                 state.snapshotBytes = written
                 state.pendingCompaction = nil
@@ -168,7 +192,7 @@ extension FileDiaryStore {
                     compaction: Compaction(
                         generation: compaction.generation, database: compaction.database,
                         sequence: compaction.sequence, isRetry: true),
-                    retryAtLength: state.journal.length + compactionThreshold(state))
+                    retryAtLength: state.journalLength + compactionThreshold(state))
             }
             if let failure {
                 recordCompactionFailure(failure, in: &state)
@@ -191,10 +215,14 @@ extension FileDiaryStore {
     /// A flush waits for the device to make durable what was written before it, whatever the file: written in one
     /// piece, a snapshot (about 600 KB at 1,000 entries, 60 MB at 100,000) lands all at once in front of the flush of
     /// the next journal append, which then waits for all of it. Each piece is written back to the device before the
-    /// next (``FileIO/writeBack(_:range:path:)``), without a flush of its own: a journal append's flush meanwhile
-    /// makes one piece durable along with its record, and the snapshot's one flush before its rename finds the rest
-    /// already on the device.
+    /// next (``FileIO/writeBack(_:range:path:)``), without a flush of its own: while writes land, their flushes make
+    /// the pieces durable along with their records, each carrying what was written back since the one before; while
+    /// they pause, the compaction flushes every ``snapshotFlushBytes``.
     static let snapshotChunk = 64 * 1024
+
+    /// How much a compaction writes back, while the writers pause, before it flushes (256 KiB): the most the first
+    /// journal append after a pause finds in the device's cache in front of its record.
+    static let snapshotFlushBytes = 256 * 1024
 
     /// Waits, before the next piece of a background compaction's snapshot (`done` of its `total` rows written),
     /// while ``SnapshotPacing/holdsBack(journalLength:done:of:writers:isAwaited:now:)`` says so, checking every
@@ -202,7 +230,7 @@ extension FileDiaryStore {
     func waitForTurn(done: Int, of total: Int, pacing: SnapshotPacing) {
         while true {
             let (journalLength, writers, isAwaited) = state.withLock { state in
-                (state.journal.length, state.writerActivity, state.isClosed || state.isCompactionAwaited)
+                (state.journalLength, state.writerActivity, state.isClosed || state.compactionWaiters > 0)
             }
             guard
                 pacing.holdsBack(
@@ -215,7 +243,10 @@ extension FileDiaryStore {
 
     /// Waits for a background compaction in progress, if any.
     func waitForCompaction() async throws {
-        state.withLock { state in if state.isCompacting { state.isCompactionAwaited = true } }
+        // Counted before the job is queued and until it has run: whatever compaction is queued ahead of it, even one
+        // started meanwhile, goes at full speed.
+        state.withLock { $0.compactionWaiters += 1 }
+        defer { state.withLock { $0.compactionWaiters -= 1 } }
         _ = try await run(on: compactionQueue) {}
     }
 

@@ -187,6 +187,7 @@ extension FileDiaryStore {
             throw error
         }
         var state = State(database: database, journal: journal, sequence: sequence, snapshotBytes: snapshotBytes)
+        state.journalLength = journal.length
         state.pendingCompaction = unfinished.map { PendingCompaction(compaction: $0, retryAtLength: 0) }
         return (state, report)
     }

@@ -46,8 +46,12 @@ final class FileDiaryStore: DiaryStorage {
             return encoder
         }()
         var isCompacting = false
-        /// Set while someone waits for the running compaction (``waitForCompaction()``): it stops pacing itself.
-        var isCompactionAwaited = false
+        /// How many callers wait for the compaction queue (``waitForCompaction()``): while any does, a compaction
+        /// does not pace itself.
+        var compactionWaiters = 0
+        /// The current journal's end as of the last committed write: what the compaction queue reads (the writer
+        /// holding ``writers`` moves ``Journal/length`` without the lock).
+        var journalLength = 0
         /// When the last write began and ended, for pacing a compaction (``FileDiaryStore/SnapshotPacing``).
         var writerActivity = WriterActivity()
         var pendingCompaction: PendingCompaction?
@@ -188,6 +192,7 @@ final class FileDiaryStore: DiaryStorage {
             state.database = outcome.database
             state.sequence = sequence
             state.writerActivity.endedAt = DispatchTime.now().uptimeNanoseconds
+            state.journalLength = journal.length
             state.textIndexBacklog?.append(contentsOf: outcome.mutations)
             return startCompactionIfDue(&state)
         }

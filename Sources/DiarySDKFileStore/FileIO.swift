@@ -100,4 +100,9 @@ struct TemporaryFile {
     func writeBack(_ range: Range<Int>) throws {
         try io.writeBack(descriptor, range: range, path: path)
     }
+
+    /// Flushes what has been written so far (``FileIO/sync(_:path:)``).
+    func sync() throws {
+        try io.sync(descriptor, path: path)
+    }
 }

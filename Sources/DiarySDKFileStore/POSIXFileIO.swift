@@ -1,3 +1,4 @@
+@_spi(Storage) import DiarySDK
 import Foundation
 
 #if canImport(Glibc)
@@ -51,23 +52,29 @@ struct POSIXFileIO: FileIO {
     }
 
     /// `sync_file_range(WAIT_BEFORE | WRITE | WAIT_AFTER)` on Linux, which writes the range out and waits for it
-    /// without a device flush (`fdatasync` where the C library lacks it); `fsync` without `F_FULLFSYNC` on Apple
-    /// platforms, which hands the data to the drive without flushing the drive's cache.
+    /// without a device flush; `fsync` without `F_FULLFSYNC` on Apple platforms, which hands the data to the drive
+    /// without flushing the drive's cache. Where `sync_file_range` is missing or refused (a static binary, a
+    /// sandbox's system call filter) it does nothing: it is not a durability point, and the flush that follows
+    /// writes the range anyway.
     func writeBack(_ descriptor: Int32, range: Range<Int>, path: String) throws {
         #if canImport(Darwin)
             guard retryingInterrupts({ fsync(descriptor) }) == 0 else {
                 throw FileIOError(operation: "fsync", path: path, code: errno)
             }
         #else
-            guard let syncFileRange = Self.syncFileRange else { return try sync(descriptor, path: path) }
+            guard let syncFileRange = Self.syncFileRange, Self.isSyncFileRangeRefused.withLock({ !$0 }) else { return }
             // SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER (<fcntl.h>).
             let flags: UInt32 = 0x1 | 0x2 | 0x4
             guard
                 retryingInterrupts({ syncFileRange(descriptor, Int64(range.lowerBound), Int64(range.count), flags) })
-                    == 0
-            else {
-                throw FileIOError(operation: "write back", path: path, code: errno)
+                    != 0
+            else { return }
+            let code = errno
+            if code == ENOSYS || code == EPERM || code == EINVAL || code == ESPIPE {
+                Self.isSyncFileRangeRefused.withLock { $0 = true }
+                return
             }
+            throw FileIOError(operation: "write back", path: path, code: code)
         #endif
     }
 
@@ -78,6 +85,8 @@ struct POSIXFileIO: FileIO {
             guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "sync_file_range") else { return nil }
             return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int64, Int64, UInt32) -> Int32).self)
         }()
+        /// Set once the kernel refused `sync_file_range` as unsupported or forbidden.
+        private static let isSyncFileRangeRefused = Locked(false)
     #endif
 
     func truncate(_ descriptor: Int32, to length: Int, path: String) throws {

@@ -121,12 +121,24 @@ struct FormatTests {
                     title: "\(index)", body: String(repeating: "b", count: index % 700), createdAt: user.createdAt,
                     updatedAt: user.createdAt))
         }
-        let records = [StoreRecord.user(user)] + entries
-        let whole = try SnapshotFormat.encode(records, generation: 3, sequence: UInt64.max - 1)
+        let other = User(id: User.ID(UUID()), nickname: "bob", createdAt: user.createdAt)
+        let cases: [(records: [StoreRecord], sequence: UInt64?)] = [
+            // Three kinds of section (the last one short), a section boundary inside a piece.
+            ([StoreRecord.user(user)] + entries + [StoreRecord.user(other)], UInt64.max - 1),
+            ([StoreRecord.user(user)], nil),
+            ([], 0),
+        ]
+        for (records, sequence) in cases {
+            try expectPiecesMakeTheWhole(records, sequence: sequence)
+        }
+    }
+
+    private func expectPiecesMakeTheWhole(_ records: [StoreRecord], sequence: UInt64?) throws {
+        let whole = try SnapshotFormat.encode(records, generation: 3, sequence: sequence)
         #expect(try SnapshotFormat.decode(whole, file: "snapshot-3.json") == records)
 
         for minimumSize in [1, 1_000, 64 * 1024] {
-            var encoder = try SnapshotFormat.Encoder(records: records, generation: 3, sequence: UInt64.max - 1)
+            var encoder = try SnapshotFormat.Encoder(records: records, generation: 3, sequence: sequence)
             var file = Data(count: encoder.headerLength)
             var pieces = 0
             var rowsBefore = 0
