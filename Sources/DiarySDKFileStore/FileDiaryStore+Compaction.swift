@@ -69,19 +69,21 @@ extension FileDiaryStore {
         return Compaction(generation: next, database: state.database, sequence: state.sequence)
     }
 
-    /// When the last write began and ended (`DispatchTime` nanoseconds).
+    /// When the last write began and ended, and when the last journal flush began (`DispatchTime` nanoseconds).
     struct WriterActivity {
         var startedAt: UInt64 = 0
         var endedAt: UInt64 = 0
+        /// A committed write's flush: it made durable whatever had reached the device before it began.
+        var lastFlushStartedAt: UInt64 = 0
     }
 
     /// How a background compaction spreads the writing of its snapshot over the writes that land meanwhile.
     ///
     /// The snapshot is written by the time the journal has grown by half the compaction threshold since the
     /// compaction began (its rows in proportion: half of them once the journal has grown by a quarter of the
-    /// threshold), so the next compaction, due one threshold on, never waits for this one. Ahead of that schedule, a
-    /// piece waits while writes land back to back, and goes as soon as the writers pause. So the pieces, and the
-    /// snapshot's one flush at the end, fall between writes instead of in front of them: the way PostgreSQL spreads
+    /// threshold), so that, while it keeps to that schedule, the next compaction, due one threshold on, does not wait
+    /// for this one. Ahead of that schedule, a piece waits while writes land back to back, and goes as soon as the
+    /// writers pause. So the pieces and the snapshot's flushes fall between writes instead of in front of them: the way PostgreSQL spreads
     /// a checkpoint's writes over `checkpoint_completion_target` of the interval to the next one so that commits do
     /// not queue behind them (https://www.postgresql.org/docs/15/wal-configuration.html).
     struct SnapshotPacing {
@@ -153,12 +155,12 @@ extension FileDiaryStore {
                         waitForTurn(done: encoder.rowsEncoded, of: rowCount, pacing: pacing)
                     }
                     if unflushed > 0 {
-                        // Pieces written back wait in the device's cache for the next flush. A journal append that
-                        // began after the last of them flushed them with its record; while the writers pause, no one
-                        // flushes, so the compaction does, every `snapshotFlushBytes`: the first append after the
-                        // pause then never carries more than that.
+                        // Pieces written back wait in the device's cache for the next flush. A journal flush that
+                        // began after the last of them made them durable with its record; while the writers pause,
+                        // no one flushes, so the compaction does, every `snapshotFlushBytes`: the first append after
+                        // the pause then never carries more than that.
                         let writers = state.withLock { $0.writerActivity }
-                        if writers.startedAt >= lastWriteBack && writers.endedAt >= writers.startedAt {
+                        if writers.lastFlushStartedAt >= lastWriteBack {
                             unflushed = 0
                         } else if unflushed >= Self.snapshotFlushBytes
                             && !SnapshotPacing.areBusy(writers, now: DispatchTime.now().uptimeNanoseconds)

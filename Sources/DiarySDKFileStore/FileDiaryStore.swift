@@ -180,8 +180,9 @@ final class FileDiaryStore: DiaryStorage {
         let outcome = transaction.finish()
         guard !outcome.mutations.isEmpty else { return result }
         var poisoned: DiaryError?
+        let flushStarted: UInt64
         do {
-            try append(
+            flushStarted = try append(
                 JournalTransaction(sequence: sequence, mutations: outcome.mutations), to: journal, encoder: encoder,
                 poisoned: &poisoned)
         } catch {
@@ -192,6 +193,7 @@ final class FileDiaryStore: DiaryStorage {
             state.database = outcome.database
             state.sequence = sequence
             state.writerActivity.endedAt = DispatchTime.now().uptimeNanoseconds
+            state.writerActivity.lastFlushStartedAt = flushStarted
             state.journalLength = journal.length
             state.textIndexBacklog?.append(contentsOf: outcome.mutations)
             return startCompactionIfDue(&state)
@@ -205,9 +207,11 @@ final class FileDiaryStore: DiaryStorage {
         return result
     }
 
+    /// Appends a transaction's record to the journal and flushes it.
+    /// - Returns: When the flush began (`DispatchTime` nanoseconds).
     private func append(
         _ transaction: JournalTransaction, to journal: Journal, encoder: JSONEncoder, poisoned: inout DiaryError?
-    ) throws {
+    ) throws -> UInt64 {
         let payload: Data
         do {
             // The SDK's one-pass JSON writer, a few times as fast as `JSONEncoder` (rows write their dates as strings
@@ -221,12 +225,14 @@ final class FileDiaryStore: DiaryStorage {
         // Inside the reserved space the record overwrites zeros the file already has, so the flush writes its data
         // alone: no change of size, no file system journal commit (the reason PostgreSQL zero-fills each WAL segment
         // before use). Past it, the record goes out with the next reservation behind it, in one write and one flush.
+        var flushStarted: UInt64 = 0
         let allocated =
             end <= journal.allocated
             ? journal.allocated : JournalFormat.reservedEnd(after: end, step: JournalFormat.preallocation(after: end))
         if allocated > journal.allocated { record.append(Data(count: allocated - end)) }
         do {
             try record.withUnsafeBytes { try io.write(journal.descriptor, $0, at: journal.length, path: journal.path) }
+            flushStarted = DispatchTime.now().uptimeNanoseconds
             try io.sync(journal.descriptor, path: journal.path)
         } catch {
             let failure = (error as? FileIOError)?.diaryError ?? DiaryError(.unavailable, "\(error)", underlying: error)
@@ -253,6 +259,7 @@ final class FileDiaryStore: DiaryStorage {
         }
         journal.length = end
         journal.allocated = allocated
+        return flushStarted
     }
 
     // MARK: - Text index
