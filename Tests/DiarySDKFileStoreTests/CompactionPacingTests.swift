@@ -84,32 +84,25 @@ struct CompactionPacingTests {
         try await reopened.close()
     }
 
-    /// A piece held back behind a running write goes as soon as someone waits for the compaction, long before the
-    /// running write would stop counting (``FileDiaryStore/SnapshotPacing/longestWrite``, 1 s).
-    @Test func aPieceHeldBackGoesOnceSomeoneWaitsForTheCompaction() async throws {
-        let directory = TestDirectory("pacing-awaited")
+    /// What pacing reads says the compaction is awaited while someone waits for the compaction queue or once the
+    /// store is closing, and follows the journal's committed end.
+    @Test func pacingSeesWaitersClosingAndTheJournalsGrowth() async throws {
+        let directory = TestDirectory("pacing-inputs")
         defer { directory.remove() }
         let backend = try directory.open()
         let store = backend.store
-        let start = DispatchTime.now().uptimeNanoseconds
-        // A write began just now and is still running; the snapshot is ahead of its schedule.
-        let pacing = store.state.withLock { state in
-            state.writerActivity = Activity(startedAt: start, endedAt: 0)
-            return Pacing(startLength: state.journalLength, budget: 1 << 20, start: start)
-        }
-        let returned = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            store.waitForTurn(done: 1, of: 2, pacing: pacing)
-            returned.signal()
-        }
-        #expect(returned.wait(timeout: .now() + .milliseconds(100)) == .timedOut)
+        #expect(!store.pacingInputs().isAwaited)
+        let before = store.pacingInputs().journalLength
+        let (_, sdk) = try await backend.signUp("alice")
+        _ = try await sdk.diaries.write(DiaryDraft(body: "one more record"))
+        #expect(store.pacingInputs().journalLength > before)
+        #expect(store.pacingInputs().writers.lastFlushStartedAt > 0)
         store.state.withLock { $0.compactionWaiters += 1 }
-        #expect(returned.wait(timeout: .now() + .milliseconds(500)) == .success)
-        store.state.withLock { state in
-            state.compactionWaiters -= 1
-            state.writerActivity = Activity()
-        }
+        #expect(store.pacingInputs().isAwaited)
+        store.state.withLock { $0.compactionWaiters -= 1 }
+        #expect(!store.pacingInputs().isAwaited)
         try await backend.close()
+        #expect(store.pacingInputs().isAwaited)
     }
 
     /// ``FileDiaryStore/waitForCompaction()`` counts itself as a waiter from before its job is queued until it has
