@@ -39,8 +39,9 @@ package struct WireWriterGaveUp: Error {
     package let reason: String
 }
 
-/// The values being encoded: nodes in one array, scalars' JSON bytes in one buffer.
-private final class WireTree {
+/// The values being encoded: nodes in one array, scalars' JSON bytes in one buffer. (``WireStream`` writes its
+/// strings with ``appendString(_:to:)``.)
+final class WireTree {
     enum Kind { case empty, scalar, object, array }
 
     struct Node {
