@@ -201,6 +201,8 @@ extension StorageReader {
     public func rows<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value]
     ) async throws -> [Row] {
+        // One value (a viewer's blocks, read on every request) needs no set: a row is filed under a value once.
+        if values.count == 1 { return try await self.rows(index, equalTo: values[0]) }
         var seen: Set<RecordKey> = []
         var rows: [Row] = []
         for value in Set(values) {
@@ -229,6 +231,7 @@ extension StorageReader {
     public func counts<Row: Sendable, Value: Hashable & Sendable>(
         _ index: StorageIndex<Row, Value>, equalToAnyOf values: [Value], where filter: RowFilter
     ) async throws -> [Value: Int] {
+        if values.count == 1 { return [values[0]: try await count(index, equalTo: values[0], where: filter)] }
         var counts: [Value: Int] = [:]
         for value in Set(values) { counts[value] = try await count(index, equalTo: value, where: filter) }
         return counts
