@@ -76,6 +76,8 @@ final class FileDiaryStore: DiaryStorage {
     private let changeLog: ChangeLog
     /// Serialises writers, compaction starts and closing; readers never take it.
     let writers = WriterQueue()
+    /// Files each write's changes in the indices while the writer flushes the journal.
+    let indexing = IndexingThread()
 
     /// Opens (or creates) the store in a directory: lock, migrate, load, recover. See ``open(directory:io:now:)``.
     init(
@@ -106,6 +108,7 @@ final class FileDiaryStore: DiaryStorage {
             io.close(descriptor)
             io.close(lockDescriptor)
         }
+        indexing.stop()
     }
 
     var closedError: DiaryError { DiaryError(.unavailable, "the file store at \(directory) is closed") }
@@ -175,35 +178,46 @@ final class FileDiaryStore: DiaryStorage {
         defer {
             if !published { state.withLock { $0.writerActivity.endedAt = DispatchTime.now().uptimeNanoseconds } }
         }
-        let transaction = LocalTransaction(database: base)
+        var replaced: LocalDatabase? = base
+        let transaction = LocalTransaction(database: consume base)
         let result = try await body(transaction)
-        let outcome = transaction.finish()
-        guard !outcome.mutations.isEmpty else { return result }
+        var finished: LocalTransaction.Outcome? = transaction.finish()
+        let mutations = finished!.mutations
+        guard !mutations.isEmpty else { return result }
+        let removedBlobs = finished!.removedBlobs
+        // The changes go into the indices on the indexing thread while this one flushes the journal, when there are
+        // any left to apply (see ``IndexingThread``).
+        let isIndexing = !finished!.isApplied && indexing.start(&finished)
         var poisoned: DiaryError?
         let flushStarted: UInt64
         do {
             flushStarted = try append(
-                JournalTransaction(sequence: sequence, mutations: outcome.mutations), to: journal, encoder: encoder,
+                JournalTransaction(sequence: sequence, mutations: mutations), to: journal, encoder: encoder,
                 poisoned: &poisoned)
         } catch {
+            if isIndexing { _ = indexing.finish() }
             if let poisoned { state.withLock { $0.failure = poisoned } }
             throw error
         }
+        var outcome = isIndexing ? indexing.finish() : finished.take()!
+        outcome.applyRest()
         let compaction = state.withLock { state -> Compaction? in
             state.database = outcome.database
             state.sequence = sequence
             state.writerActivity.endedAt = DispatchTime.now().uptimeNanoseconds
             state.writerActivity.lastFlushStartedAt = flushStarted
             state.journalLength = journal.length
-            state.textIndexBacklog?.append(contentsOf: outcome.mutations)
+            state.textIndexBacklog?.append(contentsOf: mutations)
             return startCompactionIfDue(&state)
         }
         published = true
-        changeLog.append(outcome.mutations)
+        // The value this write replaced is freed on the indexing thread (unless a reader still holds it).
+        indexing.retire(&replaced)
+        changeLog.append(mutations)
         // Enqueued before ``writers`` is released, so whoever then waits on the compaction queue (``compactNow()``,
         // ``close()``, both of which queue on ``writers`` first) finds the compaction already queued.
         if let compaction { compactionQueue.async { _ = self.compact(compaction) } }
-        for id in outcome.removedBlobs { try? io.removeFile(attachmentPath(id)) }
+        for id in removedBlobs { try? io.removeFile(attachmentPath(id)) }
         return result
     }
 
@@ -214,9 +228,9 @@ final class FileDiaryStore: DiaryStorage {
     ) throws -> UInt64 {
         let payload: Data
         do {
-            // The SDK's one-pass JSON writer, a few times as fast as `JSONEncoder` (rows write their dates as strings
-            // themselves, so it writes what the journal's encoder would, keys sorted); the encoder when it gives up.
-            payload = try (try? WireJSON.fastEncode(transaction)) ?? encoder.encode(transaction)
+            // The SDK's one-pass JSON writer, members in encoding order as the journal's encoder writes them (rows
+            // write their dates as strings themselves); the encoder when it gives up.
+            payload = try (try? WireJSON.streamEncode(transaction)) ?? encoder.encode(transaction)
         } catch {
             throw DiaryError(.server, "a change could not be encoded for the journal", underlying: error)
         }
@@ -349,6 +363,7 @@ final class FileDiaryStore: DiaryStorage {
         }
         io.close(descriptor)
         io.close(lockDescriptor)
+        indexing.stop()
         changeLog.finish()
         if let failure { throw (failure as? FileIOError)?.diaryError ?? failure }
     }

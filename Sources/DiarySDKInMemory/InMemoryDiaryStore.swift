@@ -47,7 +47,8 @@ final class InMemoryDiaryStore: DiaryStorage {
             let base = committed.current
             let transaction = LocalTransaction(database: base.database)
             let result = try await body(transaction)
-            let outcome = transaction.finish()
+            var outcome = transaction.finish()
+            outcome.applyRest()
             committed.withLock { state in
                 if state.generation == base.generation {
                     state.database = outcome.database

@@ -70,7 +70,9 @@ struct LocalTransactionTests {
         let earlier = LocalSnapshot(database)
         let transaction = LocalTransaction(database: database)
         try await transaction.put(.post(post(2, by: alice, "world")))
-        database = transaction.finish().database
+        var outcome = transaction.finish()
+        outcome.applyRest()
+        database = outcome.database
         let later = LocalSnapshot(database)
         #expect(try await earlier.searchPosts(PostTextQuery(words: ["world"], tags: []), from: .start, limit: 5, where: .none).isEmpty)
         #expect(try await later.searchPosts(PostTextQuery(words: ["world"], tags: []), from: .start, limit: 5, where: .none).count == 1)
@@ -92,10 +94,51 @@ struct LocalTransactionTests {
                 StoreMutation(before: .attachment(attachment), after: nil),
             ])
         #expect(transaction.removedBlobs == [attachment.id])
-        let outcome = transaction.finish()
+        var outcome = transaction.finish()
         #expect(outcome.mutations.count == 2)
         #expect(outcome.removedBlobs == [attachment.id])
+        // Nothing read the indices after the changes: they are handed over unapplied, and applied on demand.
+        #expect(!outcome.isApplied)
+        #expect(outcome.database.record(for: .user(alice.id)) == .user(alice))
+        outcome.applyRest()
+        #expect(outcome.isApplied)
         #expect(outcome.database.record(for: .user(alice.id)) == .user(renamed))
+        #expect(outcome.database.record(for: .attachment(attachment.id)) == nil)
         #expect(transaction.mutations.isEmpty)
+    }
+
+    @Test func changesReachTheIndicesWhenAReadNeedsThemAndOtherwiseOnlyWhenApplied() async throws {
+        // By key, a change is seen at once; an index, listing or search read files the changes before it runs; a
+        // transaction that reads nothing after its changes hands them over unapplied.
+        let reading = LocalTransaction(database: committed())
+        var carol = bob
+        carol.nickname = "carol"
+        try await reading.put(.user(carol))
+        try await reading.remove(.post(post(1, by: alice, "hello").id))
+        #expect(try await reading.record(.user(bob.id)) == .user(carol))
+        #expect(try await reading.record(.post(post(1, by: alice, "hello").id)) == nil)
+        try await reading.put(.post(post(2, by: alice, "world")))
+        #expect(try await reading.rows(StorageSchema.usersByNickname, equalTo: "carol").map(\.id) == [bob.id])
+        #expect(try await reading.count(StorageSchema.feed, Everything(), where: .none) == 1)
+        // A change after the read is pending again, and a read by key still sees it.
+        try await reading.remove(.user(bob.id))
+        #expect(try await reading.record(.user(bob.id)) == nil)
+        var afterRead = reading.finish()
+        #expect(afterRead.applied == 3 && afterRead.mutations.count == 4)
+        #expect(afterRead.database.record(for: .user(bob.id)) == .user(carol))
+        afterRead.applyRest()
+        #expect(afterRead.database.record(for: .user(bob.id)) == nil)
+
+        // The same changes, never read: applied at the end, they give the same database.
+        let blind = LocalTransaction(database: committed())
+        try await blind.put(.user(carol))
+        try await blind.remove(.post(post(1, by: alice, "hello").id))
+        try await blind.put(.post(post(2, by: alice, "world")))
+        try await blind.remove(.user(bob.id))
+        var unread = blind.finish()
+        #expect(unread.applied == 0)
+        unread.applyRest()
+        #expect(unread.database.allRecords == afterRead.database.allRecords)
+        #expect(try await view(LocalSnapshot(unread.database)) == view(LocalSnapshot(afterRead.database)))
     }
 }
