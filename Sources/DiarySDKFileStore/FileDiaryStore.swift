@@ -45,6 +45,11 @@ final class FileDiaryStore: DiaryStorage {
             encoder.outputFormatting.remove(.sortedKeys)
             return encoder
         }()
+        /// The journal flushes' recent duration, in nanoseconds (an exponential average, each flush weighing an
+        /// eighth): whether a write hands its changes to the indexing thread.
+        var flushDuration: UInt64 = 0
+        /// The shortest ``flushDuration`` for which it does (tests set 0 to make every write hand them over).
+        var indexingFlushThreshold = FileDiaryStore.defaultIndexingFlushThreshold
         var isCompacting = false
         /// How many callers wait for the compaction queue (``waitForCompaction()``): while any does, a compaction
         /// does not pace itself.
@@ -168,11 +173,14 @@ final class FileDiaryStore: DiaryStorage {
     /// journal record is appended and `fsync`ed without the state lock, so readers carry on meanwhile; then the copy
     /// becomes the committed database. When the append fails the journal is cut back and nothing is published.
     private func performWrite<Result>(_ body: (any StorageTransaction) async throws -> Result) async throws -> Result {
-        let (base, journal, encoder, sequence) = try state.withLock { state in
+        let (base, journal, encoder, sequence, flushesAreSlow) = try state.withLock { state in
             guard !state.isClosed else { throw closedError }
             if let failure = state.failure { throw failure }
             state.writerActivity.startedAt = DispatchTime.now().uptimeNanoseconds
-            return (state.database, state.journal, state.encoder, state.sequence + 1)
+            return (
+                state.database, state.journal, state.encoder, state.sequence + 1,
+                state.flushDuration >= state.indexingFlushThreshold
+            )
         }
         var published = false
         defer {
@@ -186,8 +194,8 @@ final class FileDiaryStore: DiaryStorage {
         guard !mutations.isEmpty else { return result }
         let removedBlobs = finished!.removedBlobs
         // The changes go into the indices on the indexing thread while this one flushes the journal, when there are
-        // any left to apply (see ``IndexingThread``).
-        let isIndexing = !finished!.isApplied && indexing.start(&finished)
+        // any left to apply and the flush takes long enough to hide the hand-over (see ``IndexingThread``).
+        let isIndexing = flushesAreSlow && !finished!.isApplied && indexing.start(&finished)
         var poisoned: DiaryError?
         let flushStarted: UInt64
         do {
@@ -199,9 +207,11 @@ final class FileDiaryStore: DiaryStorage {
             if let poisoned { state.withLock { $0.failure = poisoned } }
             throw error
         }
+        let flushEnded = DispatchTime.now().uptimeNanoseconds
         var outcome = isIndexing ? indexing.finish() : finished.take()!
         outcome.applyRest()
         let compaction = state.withLock { state -> Compaction? in
+            state.flushDuration = (state.flushDuration * 7 + (flushEnded &- flushStarted)) / 8
             state.database = outcome.database
             state.sequence = sequence
             state.writerActivity.endedAt = DispatchTime.now().uptimeNanoseconds
@@ -220,6 +230,13 @@ final class FileDiaryStore: DiaryStorage {
         for id in removedBlobs { try? io.removeFile(attachmentPath(id)) }
         return result
     }
+
+    /// The shortest average journal flush (nanoseconds) for which a write hands its changes to the indexing thread.
+    ///
+    /// Handing them over costs the wake-up of that thread (50 µs a write on the 2-core Linux VM measured, with the
+    /// journal on tmpfs, where a flush takes microseconds); it pays when the flush hides it: on that VM's disk
+    /// (0.15–0.3 ms flushes) it took 60 µs off a write (docs/PERFORMANCE.md, "Mean durable write").
+    static let defaultIndexingFlushThreshold: UInt64 = 100_000
 
     /// Appends a transaction's record to the journal and flushes it.
     /// - Returns: When the flush began (`DispatchTime` nanoseconds).

@@ -25,6 +25,13 @@ final class IndexingThread: @unchecked Sendable {
 
     init() {}
 
+    /// Whether a job was ever handed over (for tests).
+    var hasRun: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return isRunning
+    }
+
     /// Starts applying the mutations an outcome does not hold yet (``LocalTransaction/Outcome/applyRest()``).
     /// - Returns: `false` when the thread has been stopped (the caller applies them itself).
     func start(_ outcome: inout LocalTransaction.Outcome?) -> Bool {
@@ -51,13 +58,20 @@ final class IndexingThread: @unchecked Sendable {
         return done.take()!
     }
 
-    /// Hands over a committed value that a write replaced, to be freed on this thread when it next wakes, unless a
-    /// reader still holds it (then that reader frees what it alone holds).
+    /// Hands over a committed value that a write replaced, to be freed on this thread when it next wakes (at the next
+    /// write's ``start(_:)``), unless a reader still holds it (then that reader frees what it alone holds). Before the
+    /// thread runs or once it has stopped, the value is freed at once by the caller.
     func retire(_ database: inout LocalDatabase?) {
         condition.lock()
-        defer { condition.unlock() }
-        guard let database = database.take(), !isStopped else { return }
-        retired.append(database)
+        guard isRunning, !isStopped, let taken = database.take() else {
+            condition.unlock()
+            database = nil
+            return
+        }
+        retired.append(taken)
+        // A second one waiting means writes stopped handing jobs over (their flushes became short): free now.
+        if retired.count > 1 { condition.broadcast() }
+        condition.unlock()
     }
 
     /// Ends the thread once its job is done, freeing what it was handed.

@@ -19,6 +19,13 @@ final class FailingFileIO: FileIO, @unchecked Sendable {
     private let failure = NSLock()
     private var planned: Failure?
     private var synced: [String] = []
+    /// A flush of a path containing the fragment takes at least this long (a slow device).
+    private var slowSync: (pathFragment: String, microseconds: UInt32)?
+
+    /// Makes every flush of paths containing `pathFragment` take at least `microseconds` more.
+    func slowSyncs(on pathFragment: String, by microseconds: UInt32) {
+        failure.withLock { slowSync = (pathFragment, microseconds) }
+    }
 
     /// Every path passed to `sync` or `syncDirectory`, in order.
     var syncedPaths: [String] { failure.withLock { synced } }
@@ -53,6 +60,7 @@ final class FailingFileIO: FileIO, @unchecked Sendable {
 
     func sync(_ descriptor: Int32, path: String) throws {
         try check(.sync, path, "fsync")
+        if let slow = failure.withLock({ slowSync }), path.contains(slow.pathFragment) { usleep(slow.microseconds) }
         try real.sync(descriptor, path: path)
         failure.withLock { synced.append(path) }
     }

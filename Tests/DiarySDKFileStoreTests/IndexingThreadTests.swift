@@ -94,6 +94,8 @@ struct IndexingThreadTests {
         // Each write returns only once its changes are in every index: a read right after finds them there.
         let directory = TestDirectory()
         let backend = try FileStoreBackend(configuration: .init(directory: directory.url))
+        // Every write hands its changes over, however fast this machine's flushes.
+        backend.store.state.withLock { $0.indexingFlushThreshold = 0 }
         let (account, repositories) = try await backend.signUp("indexing")
         let diaries = repositories.diaries
         let day = LocalDate(year: 2026, month: 11, day: 28)!
@@ -106,11 +108,52 @@ struct IndexingThreadTests {
             let tagged = try await diaries.entries(DiaryQuery(tag: "tag\(number % 3)"), page: .first(size: 100))
             #expect(tagged.items.contains { $0.id == written.id })
         }
+        #expect(backend.store.indexing.hasRun)
         try await backend.close()
         // And the journal replays to the same.
         let reopened = try FileStoreBackend(configuration: .init(directory: directory.url))
         let calendar = try await reopened.repositories(signedInAs: account.id).diaries.calendar(month, of: nil)
         #expect(calendar.days.first { $0.date == day }?.entryCount == 40)
         try await reopened.close()
+    }
+
+    @Test func writesHandTheirChangesOverOnlyOnceTheFlushesAreSlowEnoughToHideIt() async throws {
+        let directory = TestDirectory("indexing-adaptive")
+        defer { directory.remove() }
+        let io = FailingFileIO()
+        let backend = try directory.open(io: io)
+        let (_, sdk) = try await backend.signUp("alice")
+        // Flushes made fast for the store (its threshold above any flush here): every write files its own changes.
+        backend.store.state.withLock { $0.indexingFlushThreshold = .max }
+        for number in 0..<10 { _ = try await sdk.diaries.write(DiaryDraft(body: "fast \(number)")) }
+        #expect(!backend.store.indexing.hasRun)
+        // A device whose flushes take 2 ms: after a few writes the average crosses the default threshold.
+        backend.store.state.withLock { $0.indexingFlushThreshold = FileDiaryStore.defaultIndexingFlushThreshold }
+        io.slowSyncs(on: "journal-", by: 2_000)
+        for number in 0..<10 { _ = try await sdk.diaries.write(DiaryDraft(body: "slow \(number)")) }
+        #expect(backend.store.indexing.hasRun)
+        #expect(backend.store.state.withLock { $0.flushDuration } >= FileDiaryStore.defaultIndexingFlushThreshold)
+        let entries = try await sdk.diaries.entries(DiaryQuery(), page: .first(size: 50)).items
+        #expect(entries.count == 20)
+        try await backend.close()
+    }
+
+    @Test func aFlushThatFailsWhileTheThreadFilesTheChangesPublishesNothing() async throws {
+        let directory = TestDirectory("indexing-failure")
+        defer { directory.remove() }
+        let io = FailingFileIO()
+        let backend = try directory.open(io: io)
+        backend.store.state.withLock { $0.indexingFlushThreshold = 0 }
+        let (_, sdk) = try await backend.signUp("alice")
+        _ = try await sdk.diaries.write(DiaryDraft(body: "kept"))
+        let before = backend.allRecords
+        io.fail(.sync, on: "journal-", with: EIO, times: 1)
+        await #expect(throws: DiaryError.self) { _ = try await sdk.diaries.write(DiaryDraft(body: "lost")) }
+        #expect(backend.allRecords == before, "the thread's work is dropped with the write")
+        // The journal was restored, so the store writes on, through the thread again.
+        let after = try await sdk.diaries.write(DiaryDraft(body: "after"))
+        #expect(backend.allRecords.contains(.diary(after)))
+        #expect(try await sdk.diaries.entries(DiaryQuery(), page: .first()).items.map(\.body).sorted() == ["after", "kept"])
+        try await backend.close()
     }
 }
