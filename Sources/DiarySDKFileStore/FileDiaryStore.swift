@@ -9,9 +9,10 @@ import Foundation
 /// it: it never waits for a write, its `fsync`, a compaction or another read, and never sees a change that is not yet
 /// durable. Writes queue on a ``WriterQueue``; each works on its own copy of the database, appends its journal record
 /// and `fsync`s on the calling task's thread (measured 20–30% faster per write than hopping to a dispatch queue and
-/// back), and only then publishes its copy as the committed value. A copy shares every trie node and listing chunk
-/// it does not change (``LocalDatabase``), so a write costs the same whether or not a reader or a compaction holds
-/// the previous value. Attachment bytes, which may be large, are written on a serial dispatch queue, as is the
+/// back), and only then publishes its copy as the committed value; while the flushes are slow enough to hide it, the
+/// ``IndexingThread`` files the write's changes in the copy's indices during the flush. A copy shares every trie
+/// node and listing chunk it does not change (``LocalDatabase``), so a write costs the same whether or not a reader
+/// or a compaction holds the previous value. Attachment bytes, which may be large, are written on a serial dispatch queue, as is the
 /// background compaction.
 final class FileDiaryStore: DiaryStorage {
     /// The journal being appended to.
@@ -177,9 +178,11 @@ final class FileDiaryStore: DiaryStorage {
             guard !state.isClosed else { throw closedError }
             if let failure = state.failure { throw failure }
             state.writerActivity.startedAt = DispatchTime.now().uptimeNanoseconds
+            // Not while a compaction runs: its encoding, this thread and the indexing thread would be three busy
+            // threads on two cores, and a write's p99 went from 0.5 to 1 ms at 100,000 entries (docs/PERFORMANCE.md).
             return (
                 state.database, state.journal, state.encoder, state.sequence + 1,
-                state.flushDuration >= state.indexingFlushThreshold
+                state.flushDuration >= state.indexingFlushThreshold && !state.isCompacting
             )
         }
         var published = false
@@ -221,8 +224,11 @@ final class FileDiaryStore: DiaryStorage {
             return startCompactionIfDue(&state)
         }
         published = true
-        // The value this write replaced is freed on the indexing thread (unless a reader still holds it).
-        indexing.retire(&replaced)
+        // The value this write replaced is freed on the indexing thread if it filed this write's changes (unless a
+        // reader still holds it), but for a write of many rows (an import), which frees them itself: the next
+        // write's job would wait behind them.
+        if isIndexing, mutations.count <= Self.retiredMutationLimit { indexing.retire(&replaced) }
+        replaced = nil
         changeLog.append(mutations)
         // Enqueued before ``writers`` is released, so whoever then waits on the compaction queue (``compactNow()``,
         // ``close()``, both of which queue on ``writers`` first) finds the compaction already queued.
@@ -237,6 +243,9 @@ final class FileDiaryStore: DiaryStorage {
     /// journal on tmpfs, where a flush takes microseconds); it pays when the flush hides it: on that VM's disk
     /// (0.15–0.3 ms flushes) it took 60 µs off a write (docs/PERFORMANCE.md, "Mean durable write").
     static let defaultIndexingFlushThreshold: UInt64 = 100_000
+
+    /// The most rows a write may change for the indexing thread to free the value it replaced.
+    static let retiredMutationLimit = 64
 
     /// Appends a transaction's record to the journal and flushes it.
     /// - Returns: When the flush began (`DispatchTime` nanoseconds).

@@ -94,14 +94,16 @@ final class IndexingThread: @unchecked Sendable {
             retired = []
             let stopping = isStopped && next == nil
             condition.unlock()
+            if var outcome = next.take() {
+                outcome.applyRest()
+                condition.lock()
+                done = outcome
+                condition.broadcast()
+                condition.unlock()
+            }
+            // Freed once the writer has its outcome.
             garbage.removeAll()
             if stopping { return }
-            guard var outcome = next.take() else { continue }
-            outcome.applyRest()
-            condition.lock()
-            done = outcome
-            condition.broadcast()
-            condition.unlock()
         }
     }
 }
