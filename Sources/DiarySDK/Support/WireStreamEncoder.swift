@@ -274,20 +274,15 @@ private struct WireStreamKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerPro
     mutating func superEncoder(forKey key: Key) -> any Encoder { WireStreamEncoder.unsupported(stream) }
 }
 
-private struct WireStreamUnkeyedEncoder: UnkeyedEncodingContainer {
-    let stream: WireStream
-    let id: Int
-    let index: Int
-    var codingPath: [any CodingKey] { [] }
-    var count: Int {
-        stream.open.count > index && stream.open[index].id == id ? stream.open[index].count : 0
-    }
+/// The scalars of an unkeyed or single-value container, written where ``scalar(_:)`` says (the two protocols ask
+/// for the same methods).
+private protocol WireStreamScalars {
+    var stream: WireStream { get }
+    /// Writes a scalar in the container's next place.
+    func scalar(_ write: (inout [UInt8]) -> Void) throws
+}
 
-    private func scalar(_ write: (inout [UInt8]) -> Void) throws {
-        try stream.beginEntry(of: id, at: index, key: nil)
-        write(&stream.output)
-    }
-
+extension WireStreamScalars {
     mutating func encodeNil() throws { try scalar { WireStream.literal("null", to: &$0) } }
     mutating func encode(_ value: Bool) throws { try scalar { WireStream.literal(value ? "true" : "false", to: &$0) } }
     mutating func encode(_ value: String) throws { try scalar { WireTree.appendString(value, to: &$0) } }
@@ -303,6 +298,22 @@ private struct WireStreamUnkeyedEncoder: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt64) throws { try scalar { WireStream.integer(value, to: &$0) } }
     mutating func encode(_ value: Double) throws { throw stream.giveUp("Double") }
     mutating func encode(_ value: Float) throws { throw stream.giveUp("Float") }
+}
+
+private struct WireStreamUnkeyedEncoder: UnkeyedEncodingContainer, WireStreamScalars {
+    let stream: WireStream
+    let id: Int
+    let index: Int
+    var codingPath: [any CodingKey] { [] }
+    var count: Int {
+        stream.open.count > index && stream.open[index].id == id ? stream.open[index].count : 0
+    }
+
+    func scalar(_ write: (inout [UInt8]) -> Void) throws {
+        try stream.beginEntry(of: id, at: index, key: nil)
+        write(&stream.output)
+    }
+
     mutating func encode<T: Encodable>(_ value: T) throws {
         try stream.beginEntry(of: id, at: index, key: nil)
         try WireStreamEncoder.encode(value, into: stream.newSlot(), depth: index + 1, of: stream)
@@ -330,31 +341,16 @@ private struct WireStreamUnkeyedEncoder: UnkeyedEncodingContainer {
     mutating func superEncoder() -> any Encoder { WireStreamEncoder.unsupported(stream) }
 }
 
-private struct WireStreamSingleValueEncoder: SingleValueEncodingContainer {
+private struct WireStreamSingleValueEncoder: SingleValueEncodingContainer, WireStreamScalars {
     let stream: WireStream
     let slot: Int
     let depth: Int
     var codingPath: [any CodingKey] { [] }
 
-    private func scalar(_ write: (inout [UInt8]) -> Void) throws {
+    func scalar(_ write: (inout [UInt8]) -> Void) throws {
         try stream.writeScalar(in: slot, depth: depth, write)
     }
 
-    mutating func encodeNil() throws { try scalar { WireStream.literal("null", to: &$0) } }
-    mutating func encode(_ value: Bool) throws { try scalar { WireStream.literal(value ? "true" : "false", to: &$0) } }
-    mutating func encode(_ value: String) throws { try scalar { WireTree.appendString(value, to: &$0) } }
-    mutating func encode(_ value: Int) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: Int8) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: Int16) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: Int32) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: Int64) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: UInt) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: UInt8) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: UInt16) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: UInt32) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: UInt64) throws { try scalar { WireStream.integer(value, to: &$0) } }
-    mutating func encode(_ value: Double) throws { throw stream.giveUp("Double") }
-    mutating func encode(_ value: Float) throws { throw stream.giveUp("Float") }
     mutating func encode<T: Encodable>(_ value: T) throws {
         try WireStreamEncoder.encode(value, into: slot, depth: depth, of: stream)
     }
