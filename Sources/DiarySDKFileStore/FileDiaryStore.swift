@@ -227,7 +227,12 @@ final class FileDiaryStore: DiaryStorage {
         // The value this write replaced is freed on the indexing thread if it filed this write's changes (unless a
         // reader still holds it), but for a write of many rows (an import), which frees them itself: the next
         // write's job would wait behind them.
-        if isIndexing, mutations.count <= Self.retiredMutationLimit { indexing.retire(&replaced) }
+        if isIndexing, mutations.count <= Self.retiredMutationLimit {
+            indexing.retire(&replaced)
+        } else {
+            // And a write that hands no job over frees what earlier writes left there, or nothing would.
+            _ = indexing.takeRetired()
+        }
         replaced = nil
         changeLog.append(mutations)
         // Enqueued before ``writers`` is released, so whoever then waits on the compaction queue (``compactNow()``,

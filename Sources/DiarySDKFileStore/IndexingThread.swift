@@ -69,9 +69,16 @@ final class IndexingThread: @unchecked Sendable {
             return
         }
         retired.append(taken)
-        // A second one waiting means writes stopped handing jobs over (their flushes became short): free now.
-        if retired.count > 1 { condition.broadcast() }
         condition.unlock()
+    }
+
+    /// Takes back the values handed over to be freed and not freed yet, for a write that hands no job over (so the
+    /// thread would not wake for them): the caller frees them.
+    func takeRetired() -> [LocalDatabase] {
+        condition.lock()
+        defer { condition.unlock() }
+        defer { retired = [] }
+        return retired
     }
 
     /// Ends the thread once its job is done, freeing what it was handed.

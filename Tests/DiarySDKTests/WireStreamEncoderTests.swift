@@ -77,12 +77,11 @@ struct WireStreamEncoderTests {
             var nothings = [Nothing(), Nothing()]
             var text = "quote \" backslash \\ slash / tab \t newline \n control \u{01} 🎉 e\u{301}"
             var url = URL(string: "https://velog.io/@minji/%ED%95%9C%EA%B8%80?x=1&y=2#top")!
-            var day = Date(timeIntervalSince1970: 1_780_000_000.123_456)
             var flags = [true, false]
             var small: Int8 = -128
         }
         let streamed = try WireJSON.streamEncode(Holder())
-        #expect(try json(streamed) == json(JSONEncoder.diary().encode(Holder())))
+        #expect(try json(streamed) == json(Self.unsortedEncoder().encode(Holder())))
         #expect(String(decoding: streamed, as: UTF8.self).hasPrefix(#"{"nothing":{},"nothings":[{},{}],"#))
         #expect(try WireJSON.streamEncode([String: Int]()) == Data("{}".utf8))
         #expect(try WireJSON.streamEncode("top") == Data(#""top""#.utf8))
@@ -93,6 +92,37 @@ struct WireStreamEncoderTests {
     @Test func whatItDoesNotWriteItRefusesInsteadOfWritingSomethingElse() throws {
         struct Measured: Encodable { var seconds = 1.5 }
         struct Blob: Encodable { var bytes = Data([1, 2, 3]) }
+        // The journal's encoder writes a date by its date strategy (the rows write theirs as strings themselves).
+        struct Dated: Encodable { var day = Date(timeIntervalSince1970: 1_780_000_000) }
+        struct WrittenThroughASuperEncoder: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyKey.self)
+                try container.encode(1, forKey: AnyKey("a"))
+                var inherited = container.superEncoder().container(keyedBy: AnyKey.self)
+                try inherited.encode(2, forKey: AnyKey("b"))
+                var list = container.superEncoder(forKey: AnyKey("c")).unkeyedContainer()
+                try list.encode(3)
+            }
+        }
+        struct Refusing: Encodable {
+            struct Failure: Error {}
+            func encode(to encoder: any Encoder) throws { throw Failure() }
+        }
+        // A member whose conformance throws, caught by the conformance around it: its key is already written.
+        struct CatchingAMember: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: AnyKey.self)
+                try container.encode(1, forKey: AnyKey("a"))
+                try? container.encode(Refusing(), forKey: AnyKey("b"))
+            }
+        }
+        struct CatchingAnElement: Encodable {
+            func encode(to encoder: any Encoder) throws {
+                var list = encoder.unkeyedContainer()
+                try list.encode(1)
+                try? list.encode(Refusing())
+            }
+        }
         struct Inherited: Encodable {
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: AnyKey.self)
@@ -123,9 +153,11 @@ struct WireStreamEncoderTests {
                 try single.encode(2)
             }
         }
-        for value in [Measured(), Blob(), Inherited(), BackToAnInnerContainer(), Swallowed(), TwoValuesInOnePlace()]
-            as [any Encodable]
-        {
+        let refused: [any Encodable] = [
+            Measured(), Blob(), Dated(), Inherited(), WrittenThroughASuperEncoder(), BackToAnInnerContainer(),
+            Swallowed(), TwoValuesInOnePlace(), CatchingAMember(), CatchingAnElement(), [CatchingAMember()],
+        ]
+        for value in refused {
             #expect(throws: WireWriterGaveUp.self, "\(type(of: value))") { try WireJSON.streamEncode(value) }
         }
     }

@@ -6,13 +6,15 @@ import Foundation
 ///
 /// ``WireJSON/fastEncode(_:)`` builds a tree of every object's members and writes it out sorted; this writes each
 /// member as it is encoded, so a record costs no node per value, no list of keys per object and no sort. Scalars
-/// are written as ``WireJSON/encode(_:)`` writes them (dates as ``WireDate`` strings, strings without escaped
-/// slashes).
+/// are written as `JSONEncoder` writes them (strings without escaped slashes, URLs as their absolute string).
 ///
 /// A container stays open until a container around it takes its next member or the value ends, as the containers
 /// of a conformance that encodes each member in one go are. A conformance that goes back to a container after
-/// writing to one around it, uses a super encoder, or encodes a floating-point number or `Data` makes it give up
-/// (``WireWriterGaveUp``), and the caller encodes the value with `JSONEncoder` instead.
+/// writing to one around it, uses a super encoder, throws (even an error it then catches), or encodes a date (which
+/// `JSONEncoder.persisted()` writes by its date strategy; the persisted rows write theirs as strings themselves), a
+/// floating-point number or `Data` makes it give up (``WireWriterGaveUp``), and the caller encodes the value with
+/// `JSONEncoder` instead. One difference is left to the conformances: a key encoded twice in one object is written
+/// twice, where `JSONEncoder` keeps the last (no row type does that).
 extension WireJSON {
     /// The one-pass encoding alone: the bytes, or ``WireWriterGaveUp`` when the value needs `JSONEncoder`.
     /// - Parameter value: The value.
@@ -22,7 +24,7 @@ extension WireJSON {
         let root = stream.newSlot()
         try WireStreamEncoder.encode(value, into: root, depth: 0, of: stream)
         // JSONEncoder refuses a top-level value that encoded nothing.
-        guard stream.pendingSlot != root else { throw WireWriterGaveUp(reason: "the value encoded nothing") }
+        guard stream.pendingSlot == nil else { throw WireWriterGaveUp(reason: "the value encoded nothing") }
         stream.close(deeperThan: 0)
         if let unsupported = stream.unsupported { throw WireWriterGaveUp(reason: unsupported) }
         return Data(stream.output)
@@ -77,6 +79,8 @@ private final class WireStream {
 
     /// Makes the container `id`, at index `index` of ``open``, the innermost one again.
     func resume(_ id: Int, at index: Int) throws {
+        // A container that could not be opened (id -1), as a super encoder's, is refused before anything closes.
+        guard id >= 0, index >= 0 else { throw giveUp("a container that was never opened was written to") }
         close(deeperThan: index + 1)
         guard open.count == index + 1, open[index].id == id, pendingSlot == nil else {
             throw giveUp("a container was written to after one around it moved on")
@@ -162,18 +166,21 @@ private struct WireStreamEncoder: Encoder {
         } else if Value.self == Bool.self {
             let flag = unsafeBitCast(value, to: Bool.self)
             try stream.writeScalar(in: slot, depth: depth) { WireStream.literal(flag ? "true" : "false", to: &$0) }
-        } else if Value.self == Date.self {
-            let string = WireDate.string(from: unsafeBitCast(value, to: Date.self))
-            try stream.writeScalar(in: slot, depth: depth) { WireTree.appendString(string, to: &$0) }
         } else if Value.self == URL.self {
             let string = (value as? URL)?.absoluteString ?? ""
             try stream.writeScalar(in: slot, depth: depth) { WireTree.appendString(string, to: &$0) }
-        } else if Value.self == Data.self || Value.self == Decimal.self || Value.self == Double.self
-            || Value.self == Float.self
+        } else if Value.self == Date.self || Value.self == Data.self || Value.self == Decimal.self
+            || Value.self == Double.self || Value.self == Float.self
         {
             throw stream.giveUp("\(Value.self) is written by JSONEncoder's own rules")
         } else {
-            try value.encode(to: WireStreamEncoder(stream: stream, slot: slot, depth: depth))
+            do {
+                try value.encode(to: WireStreamEncoder(stream: stream, slot: slot, depth: depth))
+            } catch {
+                // A key or a comma may already stand for it: even if a conformance catches this, the value is refused.
+                _ = stream.giveUp("a conformance threw: \(error)")
+                throw error
+            }
             if stream.pendingSlot == slot, depth > 0 {
                 // A member or element that encoded nothing: `JSONEncoder` writes an empty object (and refuses a
                 // top-level value that encoded nothing, as ``WireJSON/streamEncode(_:)`` does).
