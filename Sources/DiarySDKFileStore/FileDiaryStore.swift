@@ -12,8 +12,8 @@ import Foundation
 /// back), and only then publishes its copy as the committed value; while the flushes are slow enough to hide it, the
 /// ``IndexingThread`` files the write's changes in the copy's indices during the flush. A copy shares every trie
 /// node and listing chunk it does not change (``LocalDatabase``), so a write costs the same whether or not a reader
-/// or a compaction holds the previous value. Attachment bytes, which may be large, are written on a serial dispatch queue, as is the
-/// background compaction.
+/// or a compaction holds the previous value. Attachment bytes, which may be large, are written on a serial dispatch
+/// queue, as is the background compaction.
 final class FileDiaryStore: DiaryStorage {
     /// The journal being appended to.
     final class Journal {

@@ -34,14 +34,44 @@ extension WireJSON {
     }
 }
 
+extension WireJSON {
+    /// A JSON string as `JSONEncoder` writes it with `.withoutEscapingSlashes`.
+    package static func appendString(_ string: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            var clean = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<index]))
+                clean = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+                case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+                case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    output.append(hex.utf8Start[Int(byte >> 4)])
+                    output.append(hex.utf8Start[Int(byte & 0x0F)])
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
+
 /// Why the fast encoder left a value to `JSONEncoder`.
 package struct WireWriterGaveUp: Error {
     package let reason: String
 }
 
-/// The values being encoded: nodes in one array, scalars' JSON bytes in one buffer. (``WireStream`` writes its
-/// strings with ``appendString(_:to:)``.)
-final class WireTree {
+/// The values being encoded: nodes in one array, scalars' JSON bytes in one buffer.
+private final class WireTree {
     enum Kind { case empty, scalar, object, array }
 
     struct Node {
@@ -117,7 +147,7 @@ final class WireTree {
 
     func setString(_ node: Int, _ string: String) {
         let start = bytes.count
-        Self.appendString(string, to: &bytes)
+        WireJSON.appendString(string, to: &bytes)
         nodes[node] = Node(kind: .scalar, start: start, end: bytes.count)
     }
 
@@ -131,7 +161,7 @@ final class WireTree {
             output.append(UInt8(ascii: "{"))
             for (position, member) in try sortedMembers(node.keys).enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                Self.appendString(node.keys[member], to: &output)
+                WireJSON.appendString(node.keys[member], to: &output)
                 output.append(UInt8(ascii: ":"))
                 try write(node.children[member], to: &output)
             }
@@ -207,35 +237,6 @@ final class WireTree {
                 }
             }
         }
-    }
-
-    /// A JSON string as `JSONEncoder` writes it with `.withoutEscapingSlashes`.
-    static func appendString(_ string: String, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
-            var clean = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<index]))
-                clean = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                default:
-                    let hex: StaticString = "0123456789abcdef"
-                    output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    output.append(hex.utf8Start[Int(byte >> 4)])
-                    output.append(hex.utf8Start[Int(byte & 0x0F)])
-                }
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }
 

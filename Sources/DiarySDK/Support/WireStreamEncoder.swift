@@ -93,7 +93,7 @@ private final class WireStream {
         if open[index].count > 0 { output.append(UInt8(ascii: ",")) }
         open[index].count += 1
         if let key {
-            WireTree.appendString(key, to: &output)
+            WireJSON.appendString(key, to: &output)
             output.append(UInt8(ascii: ":"))
         }
     }
@@ -159,7 +159,7 @@ private struct WireStreamEncoder: Encoder {
         // Type identity, not a dynamic cast per value: this runs for every member of every object.
         if Value.self == String.self {
             let string = unsafeBitCast(value, to: String.self)
-            try stream.writeScalar(in: slot, depth: depth) { WireTree.appendString(string, to: &$0) }
+            try stream.writeScalar(in: slot, depth: depth) { WireJSON.appendString(string, to: &$0) }
         } else if Value.self == Int.self {
             let integer = unsafeBitCast(value, to: Int.self)
             try stream.writeScalar(in: slot, depth: depth) { WireStream.integer(integer, to: &$0) }
@@ -168,7 +168,7 @@ private struct WireStreamEncoder: Encoder {
             try stream.writeScalar(in: slot, depth: depth) { WireStream.literal(flag ? "true" : "false", to: &$0) }
         } else if Value.self == URL.self {
             let string = (value as? URL)?.absoluteString ?? ""
-            try stream.writeScalar(in: slot, depth: depth) { WireTree.appendString(string, to: &$0) }
+            try stream.writeScalar(in: slot, depth: depth) { WireJSON.appendString(string, to: &$0) }
         } else if Value.self == Date.self || Value.self == Data.self || Value.self == Decimal.self
             || Value.self == Double.self || Value.self == Float.self
         {
@@ -237,7 +237,7 @@ private struct WireStreamKeyedEncoder<Key: CodingKey>: KeyedEncodingContainerPro
         try scalar(key) { WireStream.literal(value ? "true" : "false", to: &$0) }
     }
     mutating func encode(_ value: String, forKey key: Key) throws {
-        try scalar(key) { WireTree.appendString(value, to: &$0) }
+        try scalar(key) { WireJSON.appendString(value, to: &$0) }
     }
     mutating func encode(_ value: Int, forKey key: Key) throws { try scalar(key) { WireStream.integer(value, to: &$0) } }
     mutating func encode(_ value: Int8, forKey key: Key) throws { try scalar(key) { WireStream.integer(value, to: &$0) } }
@@ -292,7 +292,7 @@ private protocol WireStreamScalars {
 extension WireStreamScalars {
     mutating func encodeNil() throws { try scalar { WireStream.literal("null", to: &$0) } }
     mutating func encode(_ value: Bool) throws { try scalar { WireStream.literal(value ? "true" : "false", to: &$0) } }
-    mutating func encode(_ value: String) throws { try scalar { WireTree.appendString(value, to: &$0) } }
+    mutating func encode(_ value: String) throws { try scalar { WireJSON.appendString(value, to: &$0) } }
     mutating func encode(_ value: Int) throws { try scalar { WireStream.integer(value, to: &$0) } }
     mutating func encode(_ value: Int8) throws { try scalar { WireStream.integer(value, to: &$0) } }
     mutating func encode(_ value: Int16) throws { try scalar { WireStream.integer(value, to: &$0) } }
