@@ -117,6 +117,15 @@ extension FileDiaryStore {
             return Self.areBusy(writers, now: now)
         }
 
+        /// Whether the snapshot (`done` of its `total` rows written) has fallen behind its schedule by more than an
+        /// eighth of the budget: its CPU work then runs at the compaction queue's priority, not the lowest, so that a
+        /// compaction keeps to its schedule on a machine whose cores are busy.
+        func isBehind(journalLength: Int, done: Int, of total: Int) -> Bool {
+            let grown = max(0, journalLength - startLength)
+            let rows = max(total, 1)
+            return grown * rows >= budget * done + budget * rows / 8
+        }
+
         /// Whether a write is running (for at most ``longestWrite``) or one ended less than ``pause`` ago.
         static func areBusy(_ writers: WriterActivity, now: UInt64) -> Bool {
             let isWriting = writers.startedAt > writers.endedAt && now &- writers.startedAt < longestWrite
@@ -141,10 +150,31 @@ extension FileDiaryStore {
                     startLength: state.journalLength, budget: compactionThreshold(state) / 2,
                     start: DispatchTime.now().uptimeNanoseconds)
             }
-            var encoder = try SnapshotFormat.Encoder(
-                records: compaction.database.allRecords, generation: compaction.generation,
-                sequence: compaction.sequence)
+            // The CPU work (sorting the rows, encoding the pieces) goes to the background thread, at the lowest
+            // priority; this thread does it itself, at its own, while the snapshot is behind its schedule, and for
+            // the rest of the compaction once someone waits for it or it has paced itself for too long. See
+            // ``BackgroundThread``.
             let rowCount = compaction.database.rowCount
+            var isInline = !paced
+            func offload<Value>(done: Int, _ work: @escaping @Sendable () -> Value) -> Value {
+                let mustGoOn = { () -> Bool in
+                    let inputs = self.pacingInputs()
+                    if inputs.isAwaited
+                        || DispatchTime.now().uptimeNanoseconds &- pacing.start >= SnapshotPacing.longest
+                    {
+                        isInline = true
+                    }
+                    return isInline || pacing.isBehind(journalLength: inputs.journalLength, done: done, of: rowCount)
+                }
+                if !mustGoOn(), let result = background.run({ UncheckedBox(work()) }, givingUpWhen: mustGoOn) {
+                    return result.value
+                }
+                return work()
+            }
+            let database = UncheckedBox(compaction.database)
+            var encoder = try SnapshotFormat.Encoder(
+                records: offload(done: 0) { database.value.allRecords }, generation: compaction.generation,
+                sequence: compaction.sequence)
             try io.writeAtomically(to: directory + "/" + StoreFiles.snapshotName(compaction.generation)) { file in
                 // Encoded and written a piece at a time, each written back before the next is encoded; a background
                 // compaction waits before each piece while writes land back to back (see `waitForTurn`).
@@ -170,7 +200,16 @@ extension FileDiaryStore {
                         }
                     }
                     let offset = encoder.headerLength + encoder.bodyLength
-                    guard let piece = try encoder.nextPiece(minimumSize: Self.snapshotChunk) else { break }
+                    // On a copy of the encoder, adopted once done: a piece given up is encoded again here.
+                    let start = UncheckedBox(encoder.detached())
+                    let (advanced, next) = offload(done: encoder.rowsEncoded) {
+                        () -> (SnapshotFormat.Encoder, Result<Data?, any Error>) in
+                        var encoder = start.value
+                        let piece = Result { try encoder.nextPiece(minimumSize: Self.snapshotChunk) }
+                        return (encoder, piece)
+                    }
+                    encoder = advanced
+                    guard let piece = try next.get() else { break }
                     try file.write(piece, at: offset)
                     try file.writeBack(offset..<(offset + piece.count))
                     lastWriteBack = DispatchTime.now().uptimeNanoseconds

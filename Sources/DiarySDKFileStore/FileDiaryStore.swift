@@ -84,6 +84,8 @@ final class FileDiaryStore: DiaryStorage {
     let writers = WriterQueue()
     /// Files each write's changes in the indices while the writer flushes the journal.
     let indexing = IndexingThread()
+    /// Runs a background compaction's CPU work at the lowest priority.
+    let background = BackgroundThread(name: "DiarySDKFileStore.compaction")
 
     /// Opens (or creates) the store in a directory: lock, migrate, load, recover. See ``open(directory:io:now:)``.
     init(
@@ -115,6 +117,7 @@ final class FileDiaryStore: DiaryStorage {
             io.close(lockDescriptor)
         }
         indexing.stop()
+        background.stop()
     }
 
     var closedError: DiaryError { DiaryError(.unavailable, "the file store at \(directory) is closed") }
@@ -395,6 +398,7 @@ final class FileDiaryStore: DiaryStorage {
         io.close(descriptor)
         io.close(lockDescriptor)
         indexing.stop()
+        background.stop()
         changeLog.finish()
         if let failure { throw (failure as? FileIOError)?.diaryError ?? failure }
     }

@@ -71,7 +71,7 @@ enum SnapshotFormat {
         private let records: [StoreRecord]
         private let generation: Int
         private let sequence: UInt64?
-        private let rowEncoder = JSONEncoder.persisted()
+        private var rowEncoder = JSONEncoder.persisted()
         private let sections: [Section]
         /// The length of the header line, its newline included: where the body starts.
         let headerLength: Int
@@ -108,6 +108,14 @@ enum SnapshotFormat {
                         kind: $0.kind.rawValue, offset: .max, length: .max, count: $0.rows.count, crc32: hex(0))
                 })
             headerLength = try rowEncoder.encode(widest).count + 1
+        }
+
+        /// A copy that shares no mutable reference with this one (its own `JSONEncoder`), to go on encoding on
+        /// another thread while this one may be used too.
+        func detached() -> Encoder {
+            var copy = self
+            copy.rowEncoder = JSONEncoder.persisted()
+            return copy
         }
 
         /// The next piece of the body: whole rows, at least one, and at least `minimumSize` bytes unless the body

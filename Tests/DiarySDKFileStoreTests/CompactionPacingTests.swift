@@ -54,6 +54,18 @@ struct CompactionPacingTests {
         #expect(!holdsBack(length: 1_000, done: 9, writers: Activity()))
     }
 
+    @Test func theSnapshotIsBehindItsScheduleOnceTheJournalHasOutgrownItByAnEighthOfTheBudget() {
+        // Half the rows written: due once the journal has grown by half the budget (5,000), behind from 6,250 on.
+        #expect(!pacing.isBehind(journalLength: 6_000, done: 5, of: 10))
+        #expect(!pacing.isBehind(journalLength: 7_249, done: 5, of: 10))
+        #expect(pacing.isBehind(journalLength: 7_250, done: 5, of: 10))
+        // Nothing written yet: behind once the journal has grown by an eighth of the budget.
+        #expect(!pacing.isBehind(journalLength: 2_249, done: 0, of: 10))
+        #expect(pacing.isBehind(journalLength: 2_250, done: 0, of: 10))
+        // Every row written: never behind within the budget.
+        #expect(!pacing.isBehind(journalLength: 11_000, done: 10, of: 10))
+    }
+
     @Test func aCompactionSomeoneWaitsForOrThatHasPacedItselfLongEnoughGoesAtFullSpeed() {
         #expect(!holdsBack(length: 1_000, done: 9, writers: busy, isAwaited: true))
         let old = Pacing(startLength: 1_000, budget: 10_000, start: Self.now - 10_000 * Self.millisecond)
