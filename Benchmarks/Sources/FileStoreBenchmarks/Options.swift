@@ -31,7 +31,7 @@ struct Options {
                [--posts N] [--only writes,queries,open,startup,readers] [--writes N] [--queries N]
                [--reader-seconds S] [--cache DIR] [--fresh] [--json FILE]
                FileStoreBenchmarks explain [--cache DIR]
-               FileStoreBenchmarks profile <calendar|tags|writes|open> <file|sqlite> <entries> <repetitions> [--cache DIR]
+               FileStoreBenchmarks profile <calendar|tags|writes|during|open> <file|sqlite> <entries> <repetitions> [--cache DIR]
         """
 
     init(_ arguments: [String]) throws {
