@@ -47,6 +47,7 @@ final class BackgroundThread: @unchecked Sendable {
         var value: Value?
     }
 
+    /// - Parameter name: The thread's name, at most ``ThreadName/maximumLength`` bytes (the longest Linux keeps).
     init(name: String) {
         self.name = name
     }
@@ -68,7 +69,6 @@ final class BackgroundThread: @unchecked Sendable {
         if !isStarted {
             isStarted = true
             let thread = Thread { [self] in main() }
-            thread.name = name
             #if canImport(Darwin)
             thread.qualityOfService = .background
             #endif
@@ -146,6 +146,7 @@ final class BackgroundThread: @unchecked Sendable {
     }
 
     private func main() {
+        ThreadName.setCurrent(name)
         let lowered = Self.lowerPriority()
         condition.lock()
         lowestPriority = lowered

@@ -200,11 +200,12 @@ extension FileDiaryStore {
                         }
                     }
                     let offset = encoder.headerLength + encoder.bodyLength
-                    // On a copy of the encoder, adopted once done: a piece given up is encoded again here.
-                    let start = UncheckedBox(encoder.detached())
+                    // On a copy of the encoder, adopted once done: a piece given up is encoded again here, on a
+                    // copy of its own (the thread may still be encoding the one it was given).
+                    let start = UncheckedBox(encoder)
                     let (advanced, next) = offload(done: encoder.rowsEncoded) {
                         () -> (SnapshotFormat.Encoder, Result<Data?, any Error>) in
-                        var encoder = start.value
+                        var encoder = start.value.detached()
                         let piece = Result { try encoder.nextPiece(minimumSize: Self.snapshotChunk) }
                         return (encoder, piece)
                     }

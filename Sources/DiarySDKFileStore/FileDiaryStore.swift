@@ -85,7 +85,7 @@ final class FileDiaryStore: DiaryStorage {
     /// Files each write's changes in the indices while the writer flushes the journal.
     let indexing = IndexingThread()
     /// Runs a background compaction's CPU work at the lowest priority.
-    let background = BackgroundThread(name: "DiarySDKFileStore.compaction")
+    let background = BackgroundThread(name: "DiarySDK.encode")
 
     /// Opens (or creates) the store in a directory: lock, migrate, load, recover. See ``open(directory:io:now:)``.
     init(

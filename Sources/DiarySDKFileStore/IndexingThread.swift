@@ -25,6 +25,9 @@ final class IndexingThread: @unchecked Sendable {
 
     init() {}
 
+    /// The thread's name (at most 15 bytes, the longest Linux keeps).
+    static let name = "DiarySDK.index"
+
     /// Whether a job was ever handed over (for tests).
     var hasRun: Bool {
         condition.lock()
@@ -40,8 +43,10 @@ final class IndexingThread: @unchecked Sendable {
         guard !isStopped else { return false }
         if !isRunning {
             isRunning = true
-            let thread = Thread { [self] in run() }
-            thread.name = "DiarySDKFileStore.indexing"
+            let thread = Thread { [self] in
+                ThreadName.setCurrent(IndexingThread.name)
+                run()
+            }
             thread.start()
         }
         job = outcome.take()

@@ -1,0 +1,28 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Names the calling thread where tools see it: `ps -L`, `top -H`, `perf` and debuggers on Linux, Instruments and
+/// debuggers on Apple platforms.
+///
+/// Foundation's `Thread.name` reaches the kernel on Apple platforms only; on Linux a thread keeps the name of the
+/// thread that created it (a Swift concurrency thread's "…default-qos", say) unless it names itself.
+enum ThreadName {
+    /// The longest name Linux keeps, in bytes.
+    static let maximumLength = 15
+
+    /// Names the calling thread; a name longer than ``maximumLength`` bytes is cut to it.
+    static func setCurrent(_ name: String) {
+        Thread.current.name = name
+        #if os(Linux)
+        // What `pthread_setname_np` does for the calling thread (Glibc's module map does not import it).
+        let descriptor = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(maximumLength))
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        #endif
+    }
+}
