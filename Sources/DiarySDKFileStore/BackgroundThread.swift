@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// A thread of the file store's own that runs a background compaction's CPU work (sorting the rows, encoding the
@@ -14,7 +16,12 @@ import Glibc
 /// first. On the 2-core Linux VM measured, such writers waited up to 4 ms for a core while the other one was idle
 /// (docs/PERFORMANCE.md, "Writes during a compaction: the encoding at the lowest priority"). On Linux this thread runs
 /// under `SCHED_IDLE`, which the scheduler preempts as soon as a thread of a normal policy wakes on its core; on Apple
-/// platforms it runs at the `.background` quality of service.
+/// platforms it runs at the `.background` quality of service (which lowers its priority, without that guarantee; not
+/// measured).
+///
+/// The jobs take no lock the store's writers take; memory they allocate comes from the allocator's arena for this
+/// thread. A job given up keeps the values it was given (a copy of the database) until it ends, after the
+/// compaction itself may have ended.
 ///
 /// A thread of the lowest priority may not run at all while every core is busy. So nobody waits for it
 /// unconditionally: ``run(_:givingUpWhen:)`` gives a job up when its caller must go on (someone waits for the
@@ -96,14 +103,15 @@ final class BackgroundThread: @unchecked Sendable {
             _ = condition.wait(until: Date(timeIntervalSinceNow: Self.checkInterval))
             guard slot.value == nil, !isStopped else { continue }
             condition.unlock()
-            if shouldGiveUp() {
+            let givesUp = shouldGiveUp()
+            condition.lock()
+            // A result that arrived meanwhile is taken all the same.
+            if givesUp, slot.value == nil {
                 // A job not started yet is dropped; one running ends on its own, its result unread.
-                condition.lock()
                 queue.removeAll { $0.slot == id }
                 condition.unlock()
                 return nil
             }
-            condition.lock()
         }
     }
 
@@ -165,25 +173,31 @@ final class BackgroundThread: @unchecked Sendable {
         }
     }
 
-    /// Moves the calling thread to the lowest scheduling priority: `SCHED_IDLE` on Linux (any thread may lower itself
-    /// to it, and a thread of a normal policy that wakes preempts it at once). On Apple platforms the quality of
-    /// service set before the thread started does this.
+    /// Moves the calling thread to the lowest scheduling priority: `SCHED_IDLE` on Linux and Android (any thread may
+    /// lower itself to it, and a thread of a normal policy that wakes preempts it at once). On Apple platforms the
+    /// quality of service set before the thread started does this; elsewhere nothing does.
     /// - Returns: Whether the thread runs at that priority.
     private static func lowerPriority() -> Bool {
-        #if os(Linux)
+        #if os(Linux) || os(Android)
         var parameter = sched_param()
         parameter.sched_priority = 0
-        // `SCHED_IDLE` (5, linux/sched.h) is not imported by every Glibc module map.
-        return sched_setscheduler(0, 5, &parameter) == 0
-        #else
+        // Per thread, with glibc and musl alike (musl's `sched_setscheduler` is a stub). `SCHED_IDLE` is 5
+        // (linux/sched.h), which not every C library's module map imports.
+        return pthread_setschedparam(pthread_self(), 5, &parameter) == 0
+        #elseif canImport(Darwin)
         return true
+        #else
+        return false
         #endif
     }
 
-    /// The scheduling policy of the calling thread: `SCHED_IDLE` is 5 (Linux only; for tests).
+    /// The scheduling policy of the calling thread: `SCHED_IDLE` is 5 (Linux and Android only; -1 elsewhere; for
+    /// tests).
     static var currentPolicy: Int32 {
-        #if os(Linux)
-        return sched_getscheduler(0)
+        #if os(Linux) || os(Android)
+        var policy: Int32 = -1
+        var parameter = sched_param()
+        return pthread_getschedparam(pthread_self(), &policy, &parameter) == 0 ? policy : -1
         #else
         return -1
         #endif

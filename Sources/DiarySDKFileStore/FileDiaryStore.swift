@@ -181,8 +181,9 @@ final class FileDiaryStore: DiaryStorage {
             guard !state.isClosed else { throw closedError }
             if let failure = state.failure { throw failure }
             state.writerActivity.startedAt = DispatchTime.now().uptimeNanoseconds
-            // Not while a compaction runs: its encoding, this thread and the indexing thread would be three busy
-            // threads on two cores, and a write's p99 went from 0.5 to 1 ms at 100,000 entries (docs/PERFORMANCE.md).
+            // Not while a compaction runs: with its encoding on the store's lowest-priority thread, handing over
+            // during compactions still took the p99 of those writes at 100,000 entries to 0.49–1.13× SQLite's in 4
+            // runs, against 0.69–1.70× for the same build without (docs/PERFORMANCE.md, "Writes during a compaction").
             return (
                 state.database, state.journal, state.encoder, state.sequence + 1,
                 state.flushDuration >= state.indexingFlushThreshold && !state.isCompacting

@@ -1,4 +1,5 @@
 @_spi(Engine) @_spi(Storage) import DiarySDK
+import DiarySDKConformance
 import Foundation
 import Testing
 
@@ -75,6 +76,44 @@ struct BackgroundThreadTests {
         #expect(finished.withLock { $0 }, "the job given up ran to its end before the next")
     }
 
+    @Test func piecesEncodedOnTheThreadAndPiecesGivenUpAndEncodedAgainMakeTheSameFile() throws {
+        // The compaction's own steps, by hand: each piece on a copy of the encoder, on the thread or (every third
+        // piece, as if given up while the thread still had it) on a second copy here, adopted when done.
+        var random = SeededRandomGenerator(seed: 71)
+        let author = User.ID(UUID())
+        let records = (0..<400).map { index -> StoreRecord in
+            let created = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 3_600)
+            return .diary(Diary(
+                id: Diary.ID(UUID()), authorID: author, day: LocalDate(year: 2026, month: 1 + index % 12, day: 1)!,
+                title: "", body: String(repeating: "word \(random.next() % 1_000) ", count: 20), tags: ["til"],
+                createdAt: created, updatedAt: created))
+        }
+        let whole = try SnapshotFormat.encode(records, generation: 3, sequence: 41)
+        let thread = BackgroundThread(name: "test.background")
+        defer { thread.stop() }
+        var encoder = try SnapshotFormat.Encoder(records: records, generation: 3, sequence: 41)
+        var body = Data()
+        var pieces = 0
+        while true {
+            let start = UncheckedBox(encoder)
+            let step = { @Sendable () -> UncheckedBox<(SnapshotFormat.Encoder, Data?)> in
+                var copy = start.value.detached()
+                let piece = try? copy.nextPiece(minimumSize: 1_000)
+                return UncheckedBox((copy, piece))
+            }
+            let onThread = try #require(thread.run(step, givingUpWhen: { false }))
+            let done = pieces % 3 == 2 ? step() : onThread
+            encoder = done.value.0
+            guard let piece = done.value.1 else { break }
+            body.append(piece)
+            pieces += 1
+        }
+        #expect(pieces > 10)
+        var file = try encoder.headerLine()
+        file.append(body)
+        #expect(file == whole)
+    }
+
     @Test func onceStoppedItRunsNothing() {
         let thread = BackgroundThread(name: "test.background")
         #expect(thread.run({ 1 }, givingUpWhen: { false }) == 1)
@@ -87,7 +126,7 @@ struct BackgroundThreadTests {
     private func waitUntilNoCompactionRuns(_ store: FileDiaryStore) async throws {
         let start = Date()
         while store.state.withLock({ $0.isCompacting }) {
-            #expect(Date().timeIntervalSince(start) < 60, "the compaction did not end")
+            try #require(Date().timeIntervalSince(start) < 60, "the compaction did not end")
             try await Task.sleep(for: .milliseconds(5))
         }
     }
@@ -113,7 +152,8 @@ struct BackgroundThreadTests {
         return (generation, try Data(contentsOf: directory.file("snapshot-\(generation).json")))
     }
 
-    @Test func aBackgroundCompactionEncodesItsSnapshotOnTheThreadByteForByte() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func aBackgroundCompactionEncodesItsSnapshotOnTheThreadByteForByte() async throws {
         let directory = TestDirectory("background-compaction")
         defer { directory.remove() }
         let backend = try directory.open(minimumCompactionBytes: 16 * 1024)
@@ -134,7 +174,8 @@ struct BackgroundThreadTests {
         try await reopened.close()
     }
 
-    @Test func closingDoesNotWaitForAThreadThatGetsNoCore() async throws {
+    @Test(.timeLimit(.minutes(1)))
+    func closingDoesNotWaitForAThreadThatGetsNoCore() async throws {
         let directory = TestDirectory("background-starved")
         defer { directory.remove() }
         let backend = try directory.open(minimumCompactionBytes: 16 * 1024)
